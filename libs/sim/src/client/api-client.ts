@@ -1,0 +1,99 @@
+// The only door into the cluster. kubectl, every controller, the scheduler, each kubelet and each
+// kube-proxy hold an ApiClient bound to their own identity; behind it sits the apiserver's request
+// pipeline (authn -> authz -> admission -> validation -> etcd). Nothing else reaches etcd.
+
+import type { KubeList, KubeObject, Status, Table } from '../model';
+
+export type Verb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'deletecollection';
+
+/** How the caller proves who it is (kubeconfig user, or a component's client certificate). */
+export type Credentials =
+  | { kind: 'token'; token: string }
+  | { kind: 'cert'; certId: string }
+  | { kind: 'anonymous' };
+
+export type PatchType = 'strategic' | 'merge' | 'json' | 'apply';
+
+export interface RequestQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** server-side dry run (`dryRun=All`) */
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  force?: boolean;
+  resourceVersion?: string;
+  limit?: number;
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** ask the apiserver for a meta.k8s.io/v1 Table (what `kubectl get` does) */
+  asTable?: boolean;
+  /** for pods/log */
+  container?: string;
+  previous?: boolean;
+  tailLines?: number;
+}
+
+export interface ApiRequest {
+  credentials: Credentials;
+  verb: Verb;
+  /** plural resource name, e.g. `pods`, `deployments` */
+  resource: string;
+  namespace?: string;
+  name?: string;
+  /** `status`, `binding`, `scale`, `log`, `eviction` */
+  subresource?: string;
+  body?: unknown;
+  patchType?: PatchType;
+  query?: RequestQuery;
+  /** for the HTTP log of `kubectl -v=8` */
+  userAgent?: string;
+  /** trace seq that caused this call (propagated into the apiserver's trace events) */
+  causedBy?: number;
+}
+
+export type ApiResponseBody = KubeObject | KubeList | Table | Status | string;
+
+export interface ApiResponse {
+  /** HTTP status code, e.g. 200, 201, 404, 422 */
+  code: number;
+  body: ApiResponseBody;
+  /** warnings the apiserver sends in `Warning:` headers */
+  warnings?: string[];
+  /** trace seq of the apiserver's response event (so callers can chain causes) */
+  traceSeq?: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: WatchEventType;
+  object: T;
+  /** etcd revision at which this change happened */
+  revision: number;
+  /** trace seq of the etcd write that produced this change */
+  traceSeq?: number;
+}
+
+/** A typed convenience over `ApiRequest`, bound to one identity. */
+export interface ApiClient {
+  readonly identity: string;
+  request(req: Omit<ApiRequest, 'credentials'>): ApiResponse;
+  /**
+   * Events on `resource` after `sinceRevision`, in revision order (the simulated watch stream).
+   * Fails with a 410 Expired Status when `sinceRevision` is older than the watch cache.
+   */
+  watch(
+    resource: string,
+    sinceRevision: number,
+    opts?: { namespace?: string; labelSelector?: string; fieldSelector?: string },
+  ): WatchEvent[] | Status;
+}

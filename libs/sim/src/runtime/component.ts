@@ -1,0 +1,33 @@
+// What every simulated component is: a reconcile loop with its own period and identity, that
+// observes the cluster through its ApiClient (watch/list) and changes it only by writing objects.
+
+import type { ApiClient } from '../client/api-client';
+import type { ComponentName, TraceSink } from '../trace/trace-event';
+import type { Rng } from './rng';
+
+export interface ComponentContext {
+  /** simulated milliseconds since the lab started */
+  now: number;
+  /** RFC3339 timestamp for `now` (the lab maps sim time onto a fixed epoch) */
+  nowIso: string;
+  client: ApiClient;
+  rng: Rng;
+  trace: TraceSink;
+  /** asks the lab to run this component again at `at` (sim ms), e.g. for a timer */
+  wakeAt(at: number): void;
+}
+
+export interface Component {
+  readonly name: ComponentName;
+  /** for per-node components (kubelet, kube-proxy) */
+  readonly node?: string;
+  /** the user name the apiserver sees, e.g. `system:kube-scheduler`, `system:node:node-1` */
+  readonly identity: string;
+  /** resync period of the reconcile loop, in simulated ms */
+  readonly periodMs: number;
+  /** one pass of the loop: observe, compare with desired state, act on the difference */
+  reconcile(ctx: ComponentContext): void;
+  /** component-private state that must survive serialize/restore (caches are rebuilt) */
+  saveState(): unknown;
+  loadState(state: unknown): void;
+}
