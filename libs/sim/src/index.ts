@@ -4,3 +4,4 @@ export * from './trace/trace-event';
 export * from './runtime/rng';
 export * from './runtime/component';
 export * from './lab/lab-types';
+export * from './shared';

@@ -25,6 +25,11 @@ export interface Component {
   readonly identity: string;
   /** resync period of the reconcile loop, in simulated ms */
   readonly periodMs: number;
+  /**
+   * Resources this component watches. A change to one of them wakes the component shortly after
+   * (the lab's watch latency), so it reacts to events instead of waiting for its next period.
+   */
+  readonly watches: readonly string[];
   /** one pass of the loop: observe, compare with desired state, act on the difference */
   reconcile(ctx: ComponentContext): void;
   /** component-private state that must survive serialize/restore (caches are rebuilt) */

@@ -1,0 +1,73 @@
+// A tiny client-go informer: list once, then follow the watch stream from the list's
+// resourceVersion, keeping a local cache. Components read their cache instead of re-listing the
+// world every loop, which is how real controllers keep the apiserver's load flat. A 410 Expired
+// (watch cache too old, e.g. after a restore) makes it relist, as client-go's reflector does.
+
+import type { ApiClient, WatchEvent } from '../client/api-client';
+import type { KubeList, KubeObject } from '../model';
+import { isStatus } from '../model';
+
+export class Informer<T extends KubeObject = KubeObject> {
+  private readonly cache = new Map<string, T>();
+  private revision = -1;
+
+  constructor(
+    readonly resource: string,
+    private readonly opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {},
+  ) {}
+
+  /** Brings the cache up to date. Returns the changes seen (a relist reports every object as ADDED). */
+  sync(client: ApiClient): WatchEvent<T>[] {
+    if (this.revision < 0) return this.relist(client);
+    const events = client.watch(this.resource, this.revision, this.opts);
+    if (isStatus(events)) {
+      // 410 Expired relists; any other failure (apiserver down, no quorum) keeps the stale cache.
+      return events.code === 410 ? this.relist(client) : [];
+    }
+    for (const ev of events) {
+      this.revision = Math.max(this.revision, ev.revision);
+      const key = keyOf(ev.object);
+      if (ev.type === 'DELETED') this.cache.delete(key);
+      else if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.cache.set(key, ev.object as T);
+    }
+    return events as WatchEvent<T>[];
+  }
+
+  get synced(): boolean {
+    return this.revision >= 0;
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.cache.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(filter?: (obj: T) => boolean): T[] {
+    const all = [...this.cache.values()];
+    return filter ? all.filter(filter) : all;
+  }
+
+  /** Forget everything (e.g. the component restarted); the next sync relists. */
+  reset(): void {
+    this.cache.clear();
+    this.revision = -1;
+  }
+
+  private relist(client: ApiClient): WatchEvent<T>[] {
+    const res = client.request({
+      verb: 'list',
+      resource: this.resource,
+      namespace: this.opts.namespace,
+      query: { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector },
+    });
+    if (res.code !== 200 || typeof res.body === 'string' || isStatus(res.body)) return [];
+    const list = res.body as KubeList<T>;
+    this.cache.clear();
+    for (const item of list.items) this.cache.set(keyOf(item), item);
+    this.revision = Number(list.metadata.resourceVersion ?? 0);
+    return list.items.map((object) => ({ type: 'ADDED' as const, object, revision: this.revision }));
+  }
+}
+
+export function keyOf(obj: KubeObject): string {
+  return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : `${obj.metadata.name}`;
+}

@@ -1,0 +1,18 @@
+// Simulated time is integer ms since the lab started; timestamps are printed on a fixed epoch so
+// every output is deterministic.
+
+export const DEFAULT_START_TIME = '2026-01-05T09:00:00Z';
+
+/** RFC3339 with second precision, as metav1.Time serializes. */
+export function isoAt(startMs: number, simMs: number): string {
+  return new Date(startMs + simMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** RFC3339 with microseconds, as metav1.MicroTime (Lease renewTime, Event eventTime). */
+export function microIsoAt(startMs: number, simMs: number): string {
+  return new Date(startMs + simMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+export function parseIso(iso: string | undefined): number {
+  return iso ? Date.parse(iso) : NaN;
+}
