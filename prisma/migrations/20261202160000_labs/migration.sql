@@ -35,7 +35,9 @@ CREATE TABLE "LabObject" (
     "labId" TEXT NOT NULL,
     "key" TEXT NOT NULL,
     "value" TEXT NOT NULL,
+    "createRevision" INTEGER NOT NULL,
     "modRevision" INTEGER NOT NULL,
+    "version" INTEGER NOT NULL,
 
     CONSTRAINT "LabObject_pkey" PRIMARY KEY ("labId","key")
 );
