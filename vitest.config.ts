@@ -30,6 +30,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
+          // Creates TEST_DATABASE_URL's database if missing and runs `prisma migrate deploy` on it.
+          globalSetup: ['libs/db/test/integration-global-setup.ts'],
           include: ['apps/*/src/**/*.int.spec.ts', 'apps/*/test/**/*.int.spec.ts', 'libs/db/src/**/*.int.spec.ts', 'prisma/**/*.int.spec.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
