@@ -3,3 +3,4 @@ export { toApiLocale, toDbLocale } from './locale.mapper';
 export { purgeExpiredSessions } from './session-purge.repository';
 export { Prisma, PrismaClient, Locale, Role } from './generated/client';
 export type { User, Session } from './generated/client';
+export * from './lab.repository';

@@ -1,0 +1,394 @@
+import { Prisma, type PrismaClient } from './generated/client';
+
+// Storage of labs (issue 5). Reads and writes of the hot path (every tick of every converging
+// lab) are single SQL statements over arrays, so one tick costs a handful of round trips no
+// matter how many keys or trace events it touched.
+
+/** A client or the handle of an interactive transaction. */
+export type TDb = PrismaClient | Prisma.TransactionClient;
+
+export type TLabKindDb = 'SANDBOX' | 'SCENARIO';
+export type TLabStatusDb = 'ACTIVE' | 'HIBERNATED';
+
+/** A Lab row with int8 columns as numbers (sim and wall milliseconds fit in 2^53). */
+export interface TLabRecord {
+  id: string;
+  ownerId: string;
+  kind: TLabKindDb;
+  scenarioId: string | null;
+  status: TLabStatusDb;
+  seed: number;
+  simTimeMs: number;
+  speed: number;
+  paused: boolean;
+  revision: number;
+  coreState: string;
+  clockAnchorWallMs: number;
+  clockAnchorSimMs: number;
+  lastTickWallMs: number;
+  quiescent: boolean;
+  nextWakeAtMs: number | null;
+  traceSeq: number;
+  commandSeq: number;
+  createdAt: Date;
+  lastActiveAt: Date;
+}
+
+/** A Lab row without its (large) core state: what listings and the view header need. */
+export type TLabHeader = Omit<TLabRecord, 'coreState'>;
+
+export interface TLabObjectRecord {
+  key: string;
+  value: string;
+  createRevision: number;
+  modRevision: number;
+  version: number;
+}
+
+export interface TLabTraceRecord {
+  seq: number;
+  t: number;
+  component: string;
+  node?: string;
+  verb: string;
+  object?: { kind: string; namespace?: string; name: string };
+  message: string;
+  causedBy?: number;
+  data?: Record<string, unknown>;
+}
+
+export interface TLabCommandRecord {
+  seq: number;
+  input: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  simTimeMs: number;
+  wallMs: number;
+  createdAt?: Date;
+}
+
+/** The Lab columns a writer may change; `revision` must be the previous one + 1. */
+export type TLabStateUpdate = Pick<
+  TLabRecord,
+  | 'revision'
+  | 'simTimeMs'
+  | 'speed'
+  | 'paused'
+  | 'coreState'
+  | 'clockAnchorWallMs'
+  | 'clockAnchorSimMs'
+  | 'lastTickWallMs'
+  | 'quiescent'
+  | 'nextWakeAtMs'
+  | 'traceSeq'
+  | 'commandSeq'
+  | 'status'
+> & { lastActiveAt?: Date };
+
+export interface TLabChangeSet {
+  upserts: TLabObjectRecord[];
+  deletes: string[];
+  trace: TLabTraceRecord[];
+  command?: TLabCommandRecord;
+  state: TLabStateUpdate;
+}
+
+export interface TNewLab {
+  id: string;
+  ownerId: string;
+  kind: TLabKindDb;
+  scenarioId: string | null;
+  seed: number;
+  objects: TLabObjectRecord[];
+  trace: TLabTraceRecord[];
+  state: TLabStateUpdate;
+}
+
+type TRawLab = Omit<
+  TLabRecord,
+  'simTimeMs' | 'clockAnchorWallMs' | 'clockAnchorSimMs' | 'lastTickWallMs' | 'nextWakeAtMs'
+> & {
+  simTimeMs: bigint | number | string;
+  clockAnchorWallMs: bigint | number | string;
+  clockAnchorSimMs: bigint | number | string;
+  lastTickWallMs: bigint | number | string;
+  nextWakeAtMs: bigint | number | string | null;
+};
+
+const HEADER_COLUMNS = Prisma.sql`"id", "ownerId", "kind", "scenarioId", "status", "seed",
+  "simTimeMs", "speed", "paused", "revision", "clockAnchorWallMs", "clockAnchorSimMs",
+  "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeq", "commandSeq", "createdAt",
+  "lastActiveAt"`;
+
+function toLabRecord<T extends Partial<TRawLab>>(raw: T): T & TLabHeader {
+  return {
+    ...raw,
+    simTimeMs: Number(raw.simTimeMs),
+    speed: Number(raw.speed),
+    clockAnchorWallMs: Number(raw.clockAnchorWallMs),
+    clockAnchorSimMs: Number(raw.clockAnchorSimMs),
+    lastTickWallMs: Number(raw.lastTickWallMs),
+    nextWakeAtMs:
+      raw.nextWakeAtMs === null || raw.nextWakeAtMs === undefined ? null : Number(raw.nextWakeAtMs),
+    createdAt: new Date(raw.createdAt as Date),
+    lastActiveAt: new Date(raw.lastActiveAt as Date),
+  } as T & TLabHeader;
+}
+
+/**
+ * Locks the lab row for the rest of the transaction: the one-writer-per-lab rule across
+ * processes. With `skipLocked` a busy lab returns null at once (a tick skips it: the writer
+ * holding it moves the clock anyway); without it the caller waits its turn (exec, clock).
+ */
+export async function lockLab(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  opts: { skipLocked: boolean },
+): Promise<TLabRecord | null> {
+  const rows = opts.skipLocked
+    ? await tx.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS}, "coreState" FROM "Lab"
+        WHERE "id" = ${labId} FOR UPDATE SKIP LOCKED`
+    : await tx.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS}, "coreState" FROM "Lab"
+        WHERE "id" = ${labId} FOR UPDATE`;
+  const row = rows[0];
+  return row ? (toLabRecord(row) as TLabRecord) : null;
+}
+
+/** The lab's header when `ownerId` owns it; null otherwise (callers answer 404 either way). */
+export async function findOwnedLab(
+  db: TDb,
+  labId: string,
+  ownerId: string,
+): Promise<TLabHeader | null> {
+  const rows = await db.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS} FROM "Lab"
+    WHERE "id" = ${labId} AND "ownerId" = ${ownerId}`;
+  const row = rows[0];
+  return row ? toLabRecord(row) : null;
+}
+
+export async function findLabHeader(db: TDb, labId: string): Promise<TLabHeader | null> {
+  const rows = await db.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS} FROM "Lab"
+    WHERE "id" = ${labId}`;
+  const row = rows[0];
+  return row ? toLabRecord(row) : null;
+}
+
+export async function listOwnedLabs(db: TDb, ownerId: string): Promise<TLabHeader[]> {
+  const rows = await db.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS} FROM "Lab"
+    WHERE "ownerId" = ${ownerId} ORDER BY "createdAt" DESC, "id"`;
+  return rows.map((row) => toLabRecord(row));
+}
+
+/**
+ * Locks the owner's user row (so two concurrent creations cannot both pass the cap) and counts
+ * the labs they hold.
+ */
+export async function lockOwnerAndCountLabs(
+  tx: Prisma.TransactionClient,
+  ownerId: string,
+): Promise<number> {
+  await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${ownerId} FOR UPDATE`;
+  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>`SELECT count(*)::int AS n FROM "Lab"
+    WHERE "ownerId" = ${ownerId}`;
+  return Number(row?.n ?? 0);
+}
+
+export async function loadLabObjects(db: TDb, labId: string): Promise<TLabObjectRecord[]> {
+  return db.$queryRaw<TLabObjectRecord[]>`SELECT "key", "value", "createRevision", "modRevision",
+    "version" FROM "LabObject" WHERE "labId" = ${labId} ORDER BY "key"`;
+}
+
+export async function insertLab(tx: Prisma.TransactionClient, lab: TNewLab): Promise<void> {
+  const s = lab.state;
+  await tx.$executeRaw`INSERT INTO "Lab" ("id", "ownerId", "kind", "scenarioId", "status", "seed",
+      "simTimeMs", "speed", "paused", "revision", "coreState", "clockAnchorWallMs",
+      "clockAnchorSimMs", "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeq", "commandSeq",
+      "createdAt", "lastActiveAt")
+    VALUES (${lab.id}, ${lab.ownerId}, ${lab.kind}::"LabKind", ${lab.scenarioId},
+      ${s.status}::"LabStatus", ${lab.seed}, ${s.simTimeMs}, ${s.speed}, ${s.paused},
+      ${s.revision}, ${s.coreState}, ${s.clockAnchorWallMs}, ${s.clockAnchorSimMs},
+      ${s.lastTickWallMs}, ${s.quiescent}, ${s.nextWakeAtMs}, ${s.traceSeq}, ${s.commandSeq},
+      now(), now())`;
+  await upsertObjects(tx, lab.id, lab.objects);
+  await insertTrace(tx, lab.id, lab.trace);
+}
+
+/**
+ * Writes one committed step of a lab: changed keys, deleted keys, new trace events, the command
+ * (if any) and the lab row. Call inside the transaction that holds the lab's lock.
+ */
+export async function persistLabChanges(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  changes: TLabChangeSet,
+): Promise<void> {
+  await upsertObjects(tx, labId, changes.upserts);
+  if (changes.deletes.length > 0) {
+    await tx.$executeRaw`DELETE FROM "LabObject" WHERE "labId" = ${labId}
+      AND "key" = ANY(${changes.deletes}::text[])`;
+  }
+  await insertTrace(tx, labId, changes.trace);
+  if (changes.command) await insertCommand(tx, labId, changes.command);
+  await updateLabState(tx, labId, changes.state);
+}
+
+async function updateLabState(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  s: TLabStateUpdate,
+): Promise<void> {
+  const lastActive = s.lastActiveAt
+    ? Prisma.sql`, "lastActiveAt" = ${s.lastActiveAt}`
+    : Prisma.empty;
+  await tx.$executeRaw`UPDATE "Lab" SET "revision" = ${s.revision}, "simTimeMs" = ${s.simTimeMs},
+      "speed" = ${s.speed}, "paused" = ${s.paused}, "coreState" = ${s.coreState},
+      "clockAnchorWallMs" = ${s.clockAnchorWallMs}, "clockAnchorSimMs" = ${s.clockAnchorSimMs},
+      "lastTickWallMs" = ${s.lastTickWallMs}, "quiescent" = ${s.quiescent},
+      "nextWakeAtMs" = ${s.nextWakeAtMs}, "traceSeq" = ${s.traceSeq},
+      "commandSeq" = ${s.commandSeq}, "status" = ${s.status}::"LabStatus" ${lastActive}
+    WHERE "id" = ${labId}`;
+}
+
+async function upsertObjects(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  objects: TLabObjectRecord[],
+): Promise<void> {
+  if (objects.length === 0) return;
+  await tx.$executeRaw`INSERT INTO "LabObject" ("labId", "key", "value", "createRevision",
+      "modRevision", "version")
+    SELECT ${labId}, u.key, u.value, u.cr, u.mr, u.v
+    FROM unnest(${objects.map((o) => o.key)}::text[], ${objects.map((o) => o.value)}::text[],
+      ${objects.map((o) => o.createRevision)}::int[], ${objects.map((o) => o.modRevision)}::int[],
+      ${objects.map((o) => o.version)}::int[]) AS u(key, value, cr, mr, v)
+    ON CONFLICT ("labId", "key") DO UPDATE SET "value" = EXCLUDED."value",
+      "createRevision" = EXCLUDED."createRevision", "modRevision" = EXCLUDED."modRevision",
+      "version" = EXCLUDED."version"`;
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+async function insertTrace(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  events: TLabTraceRecord[],
+): Promise<void> {
+  if (events.length === 0) return;
+  // ON CONFLICT DO NOTHING: a writer that lost its lock mid-commit cannot have committed, so a
+  // duplicate seq can only be the very same event; never fail a tick over it.
+  await tx.$executeRaw`INSERT INTO "LabTraceEvent" ("labId", "seq", "t", "component", "node",
+      "verb", "object", "message", "causedBy", "data")
+    SELECT ${labId}, u.seq, u.t, u.component, u.node, u.verb, u.object::jsonb, u.message,
+      u.caused_by, u.data::jsonb
+    FROM unnest(${events.map((e) => e.seq)}::int[], ${events.map((e) => e.t)}::int8[],
+      ${events.map((e) => e.component)}::text[], ${events.map((e) => e.node ?? null)}::text[],
+      ${events.map((e) => e.verb)}::text[], ${events.map((e) => jsonOrNull(e.object))}::text[],
+      ${events.map((e) => e.message)}::text[], ${events.map((e) => e.causedBy ?? null)}::int[],
+      ${events.map((e) => jsonOrNull(e.data))}::text[])
+      AS u(seq, t, component, node, verb, object, message, caused_by, data)
+    ON CONFLICT ("labId", "seq") DO NOTHING`;
+}
+
+async function insertCommand(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  c: TLabCommandRecord,
+): Promise<void> {
+  await tx.$executeRaw`INSERT INTO "LabCommand" ("labId", "seq", "input", "stdout", "stderr",
+      "exitCode", "simTimeMs", "wallMs")
+    VALUES (${labId}, ${c.seq}, ${c.input}, ${c.stdout}, ${c.stderr}, ${c.exitCode},
+      ${c.simTimeMs}, ${c.wallMs})`;
+}
+
+type TRawTrace = Omit<TLabTraceRecord, 't' | 'node' | 'object' | 'causedBy' | 'data'> & {
+  t: bigint | number | string;
+  node: string | null;
+  object: TLabTraceRecord['object'] | null;
+  causedBy: number | null;
+  data: Record<string, unknown> | null;
+};
+
+/** Trace events with seq > afterSeq, oldest first (SSE replay after Last-Event-ID). */
+export async function readTraceAfter(
+  db: TDb,
+  labId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<TLabTraceRecord[]> {
+  const rows = await db.$queryRaw<TRawTrace[]>`SELECT "seq", "t", "component", "node", "verb",
+      "object", "message", "causedBy", "data"
+    FROM "LabTraceEvent" WHERE "labId" = ${labId} AND "seq" > ${afterSeq}
+    ORDER BY "seq" LIMIT ${limit}`;
+  return rows.map((r) => {
+    const out: TLabTraceRecord = {
+      seq: r.seq,
+      t: Number(r.t),
+      component: r.component,
+      verb: r.verb,
+      message: r.message,
+    };
+    if (r.node !== null) out.node = r.node;
+    if (r.object !== null) out.object = r.object;
+    if (r.causedBy !== null) out.causedBy = r.causedBy;
+    if (r.data !== null) out.data = r.data;
+    return out;
+  });
+}
+
+/** The most recent `limit` trace events, oldest first (what a restored lab keeps in memory). */
+export async function readRecentTrace(
+  db: TDb,
+  labId: string,
+  limit: number,
+): Promise<TLabTraceRecord[]> {
+  const [row] = await db.$queryRaw<{ s: number | null }[]>`SELECT max("seq") AS s
+    FROM "LabTraceEvent" WHERE "labId" = ${labId}`;
+  const last = row?.s ?? 0;
+  return readTraceAfter(db, labId, Math.max(0, last - limit), limit);
+}
+
+type TRawCommand = Omit<TLabCommandRecord, 'simTimeMs'> & { simTimeMs: bigint | number | string };
+
+export async function listLabCommands(
+  db: TDb,
+  labId: string,
+  limit: number,
+): Promise<TLabCommandRecord[]> {
+  const rows = await db.$queryRaw<TRawCommand[]>`SELECT "seq", "input", "stdout", "stderr",
+      "exitCode", "simTimeMs", "wallMs", "createdAt"
+    FROM "LabCommand" WHERE "labId" = ${labId} ORDER BY "seq" DESC LIMIT ${limit}`;
+  return rows.reverse().map((r) => ({ ...r, simTimeMs: Number(r.simTimeMs) }));
+}
+
+export async function deleteLab(db: TDb, labId: string): Promise<boolean> {
+  const n = await db.$executeRaw`DELETE FROM "Lab" WHERE "id" = ${labId}`;
+  return n > 0;
+}
+
+/** Active labs that still converge or wait on a timer: each needs a tick scheduler. */
+export async function listLabsNeedingTicks(db: TDb): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Lab"
+    WHERE "status" = 'ACTIVE' AND "quiescent" = false ORDER BY "id"`;
+  return rows.map((r) => r.id);
+}
+
+/** Active labs nobody touched since `before`. */
+export async function listIdleLabs(db: TDb, before: Date, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Lab"
+    WHERE "status" = 'ACTIVE' AND "lastActiveAt" < ${before} ORDER BY "lastActiveAt" LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
+/** Marks a lab as used now (any authenticated request on it); cheap, no lock. */
+export async function touchLab(db: TDb, labId: string, at: Date): Promise<void> {
+  await db.$executeRaw`UPDATE "Lab" SET "lastActiveAt" = ${at} WHERE "id" = ${labId}`;
+}
+
+/** Drops trace events older than the newest `keep` of a lab (the journey is bounded). */
+export async function pruneLabTrace(db: TDb, labId: string, keep: number): Promise<number> {
+  return db.$executeRaw`DELETE FROM "LabTraceEvent" WHERE "labId" = ${labId}
+    AND "seq" <= (SELECT max("seq") FROM "LabTraceEvent" WHERE "labId" = ${labId}) - ${keep}`;
+}
