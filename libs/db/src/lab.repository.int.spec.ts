@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../test/test-database';
 import { createPrismaClient } from './prisma-client.factory';
 import {
   findOwnedLab,
@@ -13,9 +14,7 @@ import {
   type TLabStateUpdate,
 } from './lab.repository';
 
-const url =
-  process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/kubejourney_test';
-const prisma = createPrismaClient(url);
+const prisma = createPrismaClient(testDatabaseUrl());
 
 function state(over: Partial<TLabStateUpdate> = {}): TLabStateUpdate {
   return {
