@@ -1,0 +1,3 @@
+export * from './kube-proxy';
+export * from './proxy-rules';
+export * from './chain-names';

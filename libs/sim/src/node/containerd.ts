@@ -1,0 +1,597 @@
+// containerd on one node: the image store, pod sandboxes (with their CNI IP) and containers with
+// their own life. A container runs its app model on its own; the kubelet only asks containerd to
+// create, start and stop things and reads back their state. So when the kubelet (or the whole
+// control plane) stops, containers keep running, keep logging and may still exit on their own.
+
+import type { AppModel, AppInput } from './app-model';
+import { modelApp } from './app-model';
+import type { ImageInfo } from './image-registry';
+import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
+import { sha256Hex } from './sha256';
+
+export type ContainerStateName = 'created' | 'running' | 'exited';
+
+export interface LogLine {
+  /** sim ms */
+  t: number;
+  stream: 'stdout' | 'stderr';
+  line: string;
+}
+
+export interface StoredImage extends ImageInfo {
+  /** names it answers to, e.g. `docker.io/library/nginx:1.27` */
+  names: string[];
+  pulledAt: number;
+}
+
+export interface SandboxRecord {
+  id: string;
+  podUid: string;
+  podName: string;
+  namespace: string;
+  ip: string;
+  state: 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+  createdAt: number;
+  attempt: number;
+  labels: Record<string, string>;
+}
+
+export interface ContainerRecord {
+  id: string;
+  sandboxId: string;
+  podUid: string;
+  podName: string;
+  namespace: string;
+  name: string;
+  /** as written in the pod spec */
+  image: string;
+  imageRef: string;
+  imageId: string;
+  imageDigest: string;
+  attempt: number;
+  state: ContainerStateName;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  exitCode?: number;
+  reason?: string;
+  app: AppModel;
+  pc: number;
+  nextAt: number;
+  /** a pending stop: when the process will be gone and with what status */
+  stopAt?: number;
+  stopCode?: number;
+  files: string[];
+  logs: LogLine[];
+}
+
+export interface ContainerdJson {
+  images: StoredImage[];
+  sandboxes: SandboxRecord[];
+  containers: ContainerRecord[];
+  lastIp: number;
+}
+
+export interface ProbeOutcome {
+  ok: boolean;
+  /** the kubelet's text after `<Kind> probe failed: ` */
+  output: string;
+}
+
+export interface HttpResult {
+  ok: boolean;
+  status?: number;
+  body?: string;
+  /** `connect: connection refused` etc. when no response */
+  error?: string;
+}
+
+export interface ContainerdEnv {
+  node: string;
+  podCIDR: string;
+  /** wall-clock ms of sim time 0, for log timestamps written inside apps */
+  epochMs: number;
+}
+
+const MAX_LOG_LINES = 1000;
+
+export class Containerd {
+  private images: StoredImage[];
+  private sandboxes: SandboxRecord[];
+  private containers: ContainerRecord[];
+  private lastIp: number;
+
+  constructor(
+    private readonly env: ContainerdEnv,
+    json?: ContainerdJson,
+  ) {
+    const clone = json ? (JSON.parse(JSON.stringify(json)) as ContainerdJson) : undefined;
+    this.images = clone?.images ?? [];
+    this.sandboxes = clone?.sandboxes ?? [];
+    this.containers = clone?.containers ?? [];
+    this.lastIp = clone?.lastIp ?? 1;
+  }
+
+  toJSON(): ContainerdJson {
+    return JSON.parse(
+      JSON.stringify({
+        images: this.images,
+        sandboxes: this.sandboxes,
+        containers: this.containers,
+        lastIp: this.lastIp,
+      }),
+    ) as ContainerdJson;
+  }
+
+  // ---------- images ----------
+
+  listImages(): StoredImage[] {
+    return [...this.images];
+  }
+
+  findImage(ref: string): StoredImage | undefined {
+    const n = normalizeImage(ref).normalized;
+    return this.images.find((i) => i.names.includes(n) || i.names.includes(ref) || i.id === ref);
+  }
+
+  /** Puts an image in the store (a finished pull, or a pre-loaded image at boot). */
+  storeImage(ref: string, now: number): StoredImage {
+    const existing = this.findImage(ref);
+    if (existing) return existing;
+    const r = normalizeImage(ref);
+    const found = lookupImage(ref);
+    const info = found.ok ? found.image : imageInfoFor(r.repository, r.tag || 'latest', 10_000_000);
+    const names = [`${r.repository}:${info.tag}`, `${r.repository}@${info.digest}`];
+    const img: StoredImage = { ...info, names, pulledAt: now };
+    this.images.push(img);
+    return img;
+  }
+
+  removeImage(ref: string): boolean {
+    const img = this.findImage(ref);
+    if (!img) return false;
+    this.images = this.images.filter((i) => i !== img);
+    return true;
+  }
+
+  // ---------- sandboxes ----------
+
+  /** RunPodSandbox: creates the pause container's sandbox and asks the CNI (host-local IPAM) for an IP. */
+  runPodSandbox(
+    pod: { uid: string; name: string; namespace: string; labels?: Record<string, string> },
+    now: number,
+  ): SandboxRecord {
+    const attempt = this.sandboxes.filter((s) => s.podUid === pod.uid).length;
+    const sb: SandboxRecord = {
+      id: sha256Hex(`sandbox:${this.env.node}:${pod.uid}:${attempt}`),
+      podUid: pod.uid,
+      podName: pod.name,
+      namespace: pod.namespace,
+      ip: this.allocateIp(),
+      state: 'SANDBOX_READY',
+      createdAt: now,
+      attempt,
+      labels: { ...(pod.labels ?? {}) },
+    };
+    this.sandboxes.push(sb);
+    return sb;
+  }
+
+  private allocateIp(): string {
+    const [base] = this.env.podCIDR.split('/');
+    const octets = (base as string).split('.').map(Number);
+    const used = new Set(
+      this.sandboxes.filter((s) => s.state === 'SANDBOX_READY').map((s) => s.ip),
+    );
+    // host-local hands out the next free address after the last one it gave (.1 is the gateway).
+    for (let k = 1; k <= 253; k++) {
+      const n = ((this.lastIp - 1 + k) % 253) + 2;
+      const ip = `${octets[0]}.${octets[1]}.${octets[2]}.${n}`;
+      if (!used.has(ip)) {
+        this.lastIp = n;
+        return ip;
+      }
+    }
+    throw new Error(`no IP addresses available in range set: ${this.env.podCIDR}`);
+  }
+
+  sandboxFor(podUid: string): SandboxRecord | undefined {
+    return [...this.sandboxes]
+      .reverse()
+      .find((s) => s.podUid === podUid && s.state === 'SANDBOX_READY');
+  }
+
+  listSandboxes(): SandboxRecord[] {
+    return [...this.sandboxes];
+  }
+
+  stopPodSandbox(id: string): void {
+    const sb = this.sandboxes.find((s) => s.id === id);
+    if (sb) sb.state = 'SANDBOX_NOTREADY';
+  }
+
+  removePodSandbox(id: string): void {
+    this.sandboxes = this.sandboxes.filter((s) => s.id !== id);
+    this.containers = this.containers.filter((c) => c.sandboxId !== id);
+  }
+
+  // ---------- containers ----------
+
+  createContainer(
+    sandboxId: string,
+    spec: AppInput & { name: string },
+    attempt: number,
+    now: number,
+  ): ContainerRecord {
+    const sb = this.sandboxes.find((s) => s.id === sandboxId);
+    if (!sb) throw new Error(`sandbox ${sandboxId} not found`);
+    const img = this.findImage(spec.image) ?? this.storeImage(spec.image, now);
+    const ref = normalizeImage(spec.image);
+    const c: ContainerRecord = {
+      id: sha256Hex(`container:${this.env.node}:${sb.podUid}:${spec.name}:${attempt}`),
+      sandboxId,
+      podUid: sb.podUid,
+      podName: sb.podName,
+      namespace: sb.namespace,
+      name: spec.name,
+      image: spec.image,
+      imageRef: `${ref.repository}:${img.tag}`,
+      imageId: img.id,
+      imageDigest: `${ref.repository}@${img.digest}`,
+      attempt,
+      state: 'created',
+      createdAt: now,
+      app: modelApp(spec),
+      pc: 0,
+      nextAt: now,
+      files: [],
+      logs: [],
+    };
+    this.containers.push(c);
+    this.gc(sb.podUid, spec.name);
+    return c;
+  }
+
+  /** The kubelet keeps one dead container per container name (MaxPerPodContainer=1). */
+  private gc(podUid: string, name: string): void {
+    const mine = this.containers.filter((c) => c.podUid === podUid && c.name === name);
+    const dead = mine.filter((c) => c.state === 'exited').sort((a, b) => b.attempt - a.attempt);
+    const drop = new Set(dead.slice(1).map((c) => c.id));
+    if (drop.size) this.containers = this.containers.filter((c) => !drop.has(c.id));
+  }
+
+  startContainer(id: string, now: number): ContainerRecord {
+    const c = this.get(id);
+    if (!c) throw new Error(`container ${id} not found`);
+    c.state = 'running';
+    c.startedAt = now;
+    c.nextAt = now;
+    this.run(c, now);
+    return c;
+  }
+
+  /**
+   * StopContainer: the stop signal goes to PID 1. Servers exit promptly (0); a shell as PID 1
+   * ignores SIGTERM and is SIGKILLed when the grace period ends (137), as on a real node.
+   */
+  stopContainer(id: string, now: number, graceMs: number): number {
+    const c = this.get(id);
+    if (!c || c.state !== 'running') return now;
+    if (c.stopAt !== undefined) return c.stopAt;
+    const code = c.app.stopExitCode;
+    c.stopAt = code === 0 ? now + 100 : now + graceMs;
+    c.stopCode = code;
+    if (c.app.http?.server === 'nginx') {
+      this.log(
+        c,
+        now,
+        `%NGINX_TIME% [notice] 1#1: signal 3 (SIGQUIT) received, shutting down`,
+        'stderr',
+      );
+      this.log(c, now, `%NGINX_TIME% [notice] 29#29: gracefully shutting down`, 'stderr');
+      this.log(c, now, `%NGINX_TIME% [notice] 29#29: exiting`, 'stderr');
+      this.log(c, now, `%NGINX_TIME% [notice] 1#1: exit`, 'stderr');
+    }
+    return c.stopAt;
+  }
+
+  removeContainer(id: string): void {
+    this.containers = this.containers.filter((c) => c.id !== id);
+  }
+
+  get(id: string): ContainerRecord | undefined {
+    return this.containers.find((c) => c.id === id || (id.length >= 4 && c.id.startsWith(id)));
+  }
+
+  listContainers(filter?: { podUid?: string; all?: boolean }): ContainerRecord[] {
+    return this.containers.filter(
+      (c) =>
+        (filter?.podUid === undefined || c.podUid === filter.podUid) &&
+        (filter?.all || c.state === 'running'),
+    );
+  }
+
+  /** Runs every container's program up to `now`: log lines appear, files change, processes exit. */
+  advanceTo(now: number): void {
+    for (const c of this.containers) this.run(c, now);
+  }
+
+  /** The next instant something happens inside a container (an exit, a log line), or null. */
+  nextEventAt(): number | null {
+    let best: number | null = null;
+    for (const c of this.containers) {
+      if (c.state !== 'running') continue;
+      const step = c.app.program.steps[c.pc];
+      const t = c.stopAt ?? (step && step.op !== 'serve' ? c.nextAt : undefined);
+      if (t !== undefined && (best === null || t < best)) best = t;
+    }
+    return best;
+  }
+
+  private run(c: ContainerRecord, now: number): void {
+    if (c.state !== 'running') return;
+    const prog = c.app.program;
+    let guard = 0;
+    while (c.state === 'running' && guard++ < 100_000) {
+      if (c.stopAt !== undefined && c.stopAt <= Math.min(now, c.nextAt)) {
+        this.exit(c, c.stopAt, c.stopCode ?? 137);
+        return;
+      }
+      if (c.nextAt > now) break;
+      const step = prog.steps[c.pc];
+      if (!step) {
+        if (prog.loopFrom !== undefined && prog.loopFrom < prog.steps.length) {
+          c.pc = prog.loopFrom;
+          continue;
+        }
+        this.exit(c, c.nextAt, prog.lastStatus);
+        return;
+      }
+      switch (step.op) {
+        case 'log':
+          this.log(c, c.nextAt, step.line, step.stream ?? 'stdout');
+          c.pc++;
+          break;
+        case 'touch':
+          if (!c.files.includes(step.path)) c.files.push(step.path);
+          c.pc++;
+          break;
+        case 'rm':
+          c.files = c.files.filter((f) => f !== step.path);
+          c.pc++;
+          break;
+        case 'sleep':
+          c.nextAt += step.ms;
+          c.pc++;
+          break;
+        case 'exit':
+          this.exit(c, c.nextAt, step.code);
+          return;
+        case 'serve':
+          if (c.stopAt !== undefined && c.stopAt <= now) {
+            this.exit(c, c.stopAt, c.stopCode ?? 0);
+          }
+          return;
+      }
+    }
+  }
+
+  private exit(c: ContainerRecord, at: number, code: number): void {
+    c.state = 'exited';
+    c.finishedAt = at;
+    c.exitCode = code;
+    c.reason = code === 0 ? 'Completed' : 'Error';
+    c.stopAt = undefined;
+  }
+
+  private log(c: ContainerRecord, t: number, line: string, stream: 'stdout' | 'stderr'): void {
+    c.logs.push({ t, stream, line: this.render(line, t, c) });
+    if (c.logs.length > MAX_LOG_LINES) c.logs.splice(0, c.logs.length - MAX_LOG_LINES);
+  }
+
+  private render(line: string, t: number, c: ContainerRecord): string {
+    if (!line.includes('%')) return line;
+    const d = new Date(this.env.epochMs + t);
+    const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+    const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+    const months = [
+      'Jan',
+      'Feb',
+      'Mar',
+      'Apr',
+      'May',
+      'Jun',
+      'Jul',
+      'Aug',
+      'Sep',
+      'Oct',
+      'Nov',
+      'Dec',
+    ];
+    const hms = `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+    const sb = this.sandboxes.find((s) => s.id === c.sandboxId);
+    return line
+      .replace(
+        /%NGINX_TIME%/g,
+        `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${hms}`,
+      )
+      .replace(
+        /%HTTPD_TIME%/g,
+        `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${hms}.${p(d.getUTCMilliseconds(), 3)}${p(0, 3)} ${d.getUTCFullYear()}`,
+      )
+      .replace(
+        /%DATE%/g,
+        `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)} ${hms} UTC ${d.getUTCFullYear()}`,
+      )
+      .replace(/%POD_IP%/g, sb?.ip ?? '');
+  }
+
+  // ---------- talking to apps ----------
+
+  /** An HTTP request that reached `ip:port` (a probe from the kubelet, or curl through a Service). */
+  http(
+    ip: string,
+    port: number,
+    path: string,
+    now: number,
+    from: { clientIp: string; userAgent: string; probe?: 'readiness' | 'liveness' | 'startup' },
+  ): HttpResult {
+    this.advanceTo(now);
+    const sb = this.sandboxes.find((s) => s.ip === ip && s.state === 'SANDBOX_READY');
+    const c =
+      sb &&
+      this.containers.find(
+        (x) => x.sandboxId === sb.id && x.state === 'running' && x.app.http?.ports.includes(port),
+      );
+    const h = c?.app.http;
+    if (!c || !h || now < (c.startedAt ?? 0) + h.listenAfterMs) {
+      return { ok: false, error: `dial tcp ${ip}:${port}: connect: connection refused` };
+    }
+    let status = h.paths.includes(path.split('?')[0] as string) ? 200 : 404;
+    if (from.probe === 'readiness' && h.failReadiness) status = 503;
+    if (
+      from.probe === 'liveness' &&
+      h.failLivenessAfterMs !== undefined &&
+      now - (c.startedAt ?? 0) >= h.failLivenessAfterMs
+    ) {
+      status = 500;
+    }
+    const body = status === 200 ? h.body : status === 404 ? notFoundBody(h.server) : `${status}\n`;
+    this.accessLog(c, now, from, path, status, body.length);
+    return { ok: true, status, body };
+  }
+
+  private accessLog(
+    c: ContainerRecord,
+    now: number,
+    from: { clientIp: string; userAgent: string },
+    path: string,
+    status: number,
+    size: number,
+  ): void {
+    const d = new Date(this.env.epochMs + now);
+    const months = [
+      'Jan',
+      'Feb',
+      'Mar',
+      'Apr',
+      'May',
+      'Jun',
+      'Jul',
+      'Aug',
+      'Sep',
+      'Oct',
+      'Nov',
+      'Dec',
+    ];
+    const p = (n: number): string => String(n).padStart(2, '0');
+    const stamp = `${p(d.getUTCDate())}/${months[d.getUTCMonth()]}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+    const server = c.app.http?.server;
+    if (server === 'nginx') {
+      this.log(
+        c,
+        now,
+        `${from.clientIp} - - [${stamp}] "GET ${path} HTTP/1.1" ${status} ${size} "-" "${from.userAgent}" "-"`,
+        'stdout',
+      );
+    } else if (server === 'httpd') {
+      this.log(
+        c,
+        now,
+        `${from.clientIp} - - [${stamp}] "GET ${path} HTTP/1.1" ${status} ${size}`,
+        'stdout',
+      );
+    }
+  }
+
+  /** A TCP connect to ip:port. */
+  tcp(ip: string, port: number, now: number): ProbeOutcome {
+    this.advanceTo(now);
+    const sb = this.sandboxes.find((s) => s.ip === ip && s.state === 'SANDBOX_READY');
+    const c =
+      sb &&
+      this.containers.find(
+        (x) => x.sandboxId === sb.id && x.state === 'running' && x.app.http?.ports.includes(port),
+      );
+    if (!c || now < (c.startedAt ?? 0) + (c.app.http?.listenAfterMs ?? 0)) {
+      return { ok: false, output: `dial tcp ${ip}:${port}: connect: connection refused` };
+    }
+    return { ok: true, output: '' };
+  }
+
+  /** `exec` inside a running container (exec probes): understands cat/test/ls/true/false/exit/sh -c. */
+  exec(id: string, argv: string[], now: number): ProbeOutcome {
+    this.advanceTo(now);
+    const c = this.get(id);
+    if (!c || c.state !== 'running') return { ok: false, output: 'container not running' };
+    return execIn(c, argv);
+  }
+
+  // ---------- logs ----------
+
+  /** The log of the current (or previous) instance of a pod's container. */
+  podContainerLogs(
+    namespace: string,
+    podName: string,
+    container: string,
+    previous = false,
+  ): { ok: true; lines: LogLine[]; id: string } | { ok: false; message: string } {
+    const all = this.containers
+      .filter((c) => c.namespace === namespace && c.podName === podName && c.name === container)
+      .sort((a, b) => b.attempt - a.attempt);
+    const pick = previous ? all[1] : all[0];
+    if (!pick) {
+      return {
+        ok: false,
+        message: previous
+          ? `previous terminated container "${container}" in pod "${podName}" not found`
+          : `container "${container}" in pod "${podName}" is waiting to start: ContainerCreating`,
+      };
+    }
+    return { ok: true, lines: [...pick.logs], id: pick.id };
+  }
+}
+
+function notFoundBody(server: string): string {
+  if (server === 'nginx') {
+    return '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.27.3</center>\r\n</body>\r\n</html>\r\n';
+  }
+  return '404 page not found\n';
+}
+
+function execIn(c: ContainerRecord, argv: string[]): ProbeOutcome {
+  const [cmd, ...args] = argv;
+  if (!cmd) return { ok: false, output: 'no command' };
+  if (/(^|\/)(ba)?sh$/.test(cmd) && args[0] === '-c') {
+    const parts = (args.slice(1).join(' ') ?? '').split(/\s*(?:;|&&)\s*/).filter(Boolean);
+    for (const p of parts) {
+      const r = execIn(c, p.split(/\s+/));
+      if (!r.ok) return r;
+    }
+    return { ok: true, output: '' };
+  }
+  const has = (p: string): boolean => c.files.includes(p);
+  switch (cmd) {
+    case 'cat':
+      for (const p of args)
+        if (!has(p))
+          return { ok: false, output: `cat: can't open '${p}': No such file or directory` };
+      return { ok: true, output: '' };
+    case 'ls':
+      for (const p of args.filter((a) => !a.startsWith('-'))) {
+        if (!has(p)) return { ok: false, output: `ls: ${p}: No such file or directory` };
+      }
+      return { ok: true, output: '' };
+    case 'test':
+    case '[': {
+      const p = args.find((a) => a.startsWith('/'));
+      return p && !has(p) ? { ok: false, output: '' } : { ok: true, output: '' };
+    }
+    case 'false':
+      return { ok: false, output: '' };
+    case 'exit':
+      return Number(args[0] ?? 0) === 0 ? { ok: true, output: '' } : { ok: false, output: '' };
+    default:
+      return { ok: true, output: '' };
+  }
+}

@@ -1,0 +1,10 @@
+export * from './node-host';
+export * from './containerd';
+export * from './iptables';
+export * from './iptables-rule';
+export * from './image-registry';
+export * from './app-model';
+export * from './systemd';
+export * from './network';
+export { sha256, sha256Hex, base32Std, utf8Bytes } from './sha256';
+export { pem, base64 } from './node-files';

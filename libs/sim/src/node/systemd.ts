@@ -1,0 +1,203 @@
+// systemd on the node: which daemons run (kubelet, containerd, kube-proxy) and journald's log.
+// The lab decides whether to call a per-node component from its unit state, so `systemctl stop
+// kubelet` and a fault that stops the kubelet are the same thing.
+
+export type UnitName = 'kubelet' | 'containerd' | 'kube-proxy';
+
+export const UNIT_NAMES: readonly UnitName[] = ['containerd', 'kube-proxy', 'kubelet'];
+
+export interface UnitState {
+  name: UnitName;
+  active: boolean;
+  /** sim ms of the last start/stop */
+  since: number;
+  mainPid: number;
+  /** what the unit file says (for `systemctl status`) */
+  description: string;
+  fragmentPath: string;
+  dropIns?: { dir: string; files: string[] };
+}
+
+export interface JournalEntry {
+  /** sim ms */
+  t: number;
+  unit: UnitName | 'systemd';
+  /** the process name journald prints (`kubelet`, `containerd`, `systemd`) */
+  ident: string;
+  pid: number;
+  message: string;
+}
+
+export interface SystemdJson {
+  units: UnitState[];
+  journal: JournalEntry[];
+  nextPid: number;
+}
+
+const MAX_JOURNAL = 2000;
+
+const DESCRIPTIONS: Record<UnitName, Omit<UnitState, 'name' | 'active' | 'since' | 'mainPid'>> = {
+  kubelet: {
+    description: 'kubelet: The Kubernetes Node Agent',
+    fragmentPath: '/usr/lib/systemd/system/kubelet.service',
+    dropIns: { dir: '/usr/lib/systemd/system/kubelet.service.d', files: ['10-kubeadm.conf'] },
+  },
+  containerd: {
+    description: 'containerd container runtime',
+    fragmentPath: '/usr/lib/systemd/system/containerd.service',
+  },
+  'kube-proxy': {
+    description: 'kube-proxy: The Kubernetes Network Proxy',
+    fragmentPath: '/usr/lib/systemd/system/kube-proxy.service',
+  },
+};
+
+export class Systemd {
+  private units: UnitState[];
+  private journal: JournalEntry[];
+  private nextPid: number;
+
+  constructor(json?: SystemdJson) {
+    const c = json ? (JSON.parse(JSON.stringify(json)) as SystemdJson) : undefined;
+    this.nextPid = c?.nextPid ?? 180;
+    this.journal = c?.journal ?? [];
+    this.units =
+      c?.units ??
+      UNIT_NAMES.map((name) => ({
+        name,
+        active: true,
+        since: 0,
+        mainPid: this.allocPid(),
+        ...DESCRIPTIONS[name],
+      }));
+  }
+
+  toJSON(): SystemdJson {
+    return JSON.parse(
+      JSON.stringify({ units: this.units, journal: this.journal, nextPid: this.nextPid }),
+    ) as SystemdJson;
+  }
+
+  private allocPid(): number {
+    const pid = this.nextPid;
+    this.nextPid += 7 + (pid % 5);
+    return pid;
+  }
+
+  get(name: UnitName): UnitState {
+    return this.units.find((u) => u.name === name) as UnitState;
+  }
+
+  list(): UnitState[] {
+    return [...this.units];
+  }
+
+  isActive(name: UnitName): boolean {
+    return this.get(name).active;
+  }
+
+  stop(name: UnitName, now: number): boolean {
+    const u = this.get(name);
+    if (!u.active) return false;
+    this.append({
+      t: now,
+      unit: 'systemd',
+      ident: 'systemd',
+      pid: 1,
+      message: `Stopping ${name}.service - ${u.description}...`,
+    });
+    u.active = false;
+    u.since = now;
+    this.append({
+      t: now,
+      unit: 'systemd',
+      ident: 'systemd',
+      pid: 1,
+      message: `${name}.service: Deactivated successfully.`,
+    });
+    this.append({
+      t: now,
+      unit: 'systemd',
+      ident: 'systemd',
+      pid: 1,
+      message: `Stopped ${name}.service - ${u.description}.`,
+    });
+    return true;
+  }
+
+  start(name: UnitName, now: number): boolean {
+    const u = this.get(name);
+    if (u.active) return false;
+    u.active = true;
+    u.since = now;
+    u.mainPid = this.allocPid();
+    this.append({
+      t: now,
+      unit: 'systemd',
+      ident: 'systemd',
+      pid: 1,
+      message: `Started ${name}.service - ${u.description}.`,
+    });
+    return true;
+  }
+
+  restart(name: UnitName, now: number): void {
+    this.stop(name, now);
+    this.start(name, now);
+  }
+
+  /** A line from a daemon (kubelet, containerd, kube-proxy) into journald. */
+  log(unit: UnitName, t: number, message: string): void {
+    const u = this.get(unit);
+    this.append({ t, unit, ident: unit, pid: u.mainPid, message });
+  }
+
+  private append(e: JournalEntry): void {
+    this.journal.push(e);
+    if (this.journal.length > MAX_JOURNAL)
+      this.journal.splice(0, this.journal.length - MAX_JOURNAL);
+  }
+
+  /** Entries for `journalctl [-u unit]`; systemd's own lines about the unit are included, as journalctl -u does. */
+  entries(unit?: UnitName): JournalEntry[] {
+    if (!unit) return [...this.journal];
+    return this.journal.filter(
+      (e) => e.unit === unit || (e.unit === 'systemd' && e.message.includes(`${unit}.service`)),
+    );
+  }
+}
+
+/** journalctl's short format: `Jan 05 09:00:02 node-1 kubelet[312]: message`. */
+export function formatJournalLine(e: JournalEntry, hostname: string, epochMs: number): string {
+  const d = new Date(epochMs + e.t);
+  const months = [
+    'Jan',
+    'Feb',
+    'Mar',
+    'Apr',
+    'May',
+    'Jun',
+    'Jul',
+    'Aug',
+    'Sep',
+    'Oct',
+    'Nov',
+    'Dec',
+  ];
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} ${hostname} ${e.ident}[${e.pid}]: ${e.message}`;
+}
+
+/** klog's header: `I0105 09:00:02.123456     312 kubelet.go:2468] msg`. */
+export function klogLine(
+  severity: 'I' | 'W' | 'E',
+  t: number,
+  epochMs: number,
+  pid: number,
+  file: string,
+  msg: string,
+): string {
+  const d = new Date(epochMs + t);
+  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return `${severity}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}000 ${String(pid).padStart(7)} ${file}] ${msg}`;
+}
