@@ -323,15 +323,12 @@ export async function readTraceAfter(
     FROM "LabTraceEvent" WHERE "labId" = ${labId} AND "seq" > ${afterSeq}
     ORDER BY "seq" LIMIT ${limit}`;
   return rows.map((r) => {
-    const out: TLabTraceRecord = {
-      seq: r.seq,
-      t: Number(r.t),
-      component: r.component,
-      verb: r.verb,
-      message: r.message,
-    };
+    // Same key order as the simulator's trace store, so a restored lab serializes byte-identically.
+    const out = { seq: r.seq, t: Number(r.t), component: r.component } as TLabTraceRecord;
     if (r.node !== null) out.node = r.node;
+    out.verb = r.verb;
     if (r.object !== null) out.object = r.object;
+    out.message = r.message;
     if (r.causedBy !== null) out.causedBy = r.causedBy;
     if (r.data !== null) out.data = r.data;
     return out;
@@ -368,10 +365,10 @@ export async function deleteLab(db: TDb, labId: string): Promise<boolean> {
   return n > 0;
 }
 
-/** Active labs that still converge or wait on a timer: each needs a tick scheduler. */
+/** Running labs that still converge or wait on a timer: each needs a tick scheduler. */
 export async function listLabsNeedingTicks(db: TDb): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Lab"
-    WHERE "status" = 'ACTIVE' AND "quiescent" = false ORDER BY "id"`;
+    WHERE "status" = 'ACTIVE' AND "quiescent" = false AND "paused" = false ORDER BY "id"`;
   return rows.map((r) => r.id);
 }
 

@@ -1,0 +1,337 @@
+import { randomUUID } from 'node:crypto';
+import type { Prisma, PrismaClient } from './generated/client';
+import { LabCache } from './lab-cache';
+import { catchUp, reanchor, type TLabClockState } from './lab-clock';
+import {
+  insertLab,
+  loadLabObjects,
+  lockLab,
+  lockOwnerAndCountLabs,
+  persistLabChanges,
+  readRecentTrace,
+  type TLabCommandRecord,
+  type TLabHeader,
+  type TLabKindDb,
+  type TLabRecord,
+  type TLabStatusDb,
+  type TLabTraceRecord,
+} from './lab.repository';
+import { mergeLabSnapshot, splitLabSnapshot } from './lab-snapshot';
+
+// The one place a lab changes: lock the row (one writer per lab across processes) → restore the
+// simulator (or take it from the in-process cache at the locked revision) → let the caller act
+// (tick, command, clock) → persist only what changed, in the same transaction → cache the
+// instance at its new revision. The API (exec, clock) and the worker (tick) both go through here.
+
+/** The parts of libs/sim's `Lab` the store relies on (the real `Lab` satisfies it). */
+export interface TSimAdvance {
+  now: number;
+  changedKeys: string[];
+  deletedKeys: string[];
+  quiescent: boolean;
+}
+
+export interface TSimLab {
+  readonly now: number;
+  advance(ms: number): TSimAdvance;
+  nextWakeAt(): number | null;
+  trace(sinceSeq?: number): TLabTraceRecord[];
+  serialize(): string;
+}
+
+export interface TLabBlueprint {
+  kind: TLabKindDb;
+  scenarioId: string | null;
+  seed: number;
+}
+
+/** How labs come to life; the apps bind it to libs/sim's createLab / restoreLab. */
+export interface TLabEngine<L extends TSimLab> {
+  /** null when the blueprint names a scenario that does not exist */
+  create(blueprint: TLabBlueprint): L | null;
+  restore(serialized: string): L;
+}
+
+export interface TLabStoreOptions {
+  /** the most simulated time one write replays to catch up with the wall clock */
+  maxCatchUpMs: number;
+  /** trace events a restored lab gets back in memory (the rest stay in the database) */
+  restoreTraceEvents: number;
+  /** restored labs kept per process */
+  cacheSize: number;
+  /** wall clock, injectable for tests */
+  now?: () => number;
+}
+
+export interface TLabCommit {
+  revision: number;
+  simTimeMs: number;
+  /** trace events committed by this write, in seq order */
+  events: TLabTraceRecord[];
+  objectsChanged: boolean;
+  /** the lab still converges or has a timer pending, and its clock runs: keep ticking it */
+  needsTicks: boolean;
+  header: TLabHeader;
+}
+
+export type TLabWriteResult<T> =
+  { kind: 'not-found' } | { kind: 'busy' } | { kind: 'ok'; result: T; commit: TLabCommit | null };
+
+export class LabWriteContext<L extends TSimLab> {
+  clock: TLabClockState;
+  status: TLabStatusDb;
+  command: Omit<TLabCommandRecord, 'seq'> | null = null;
+  isTouched = false;
+  /** set when the lab changed outside `advance` (an apiserver request, a command) */
+  isMutated = false;
+  readonly changed = new Set<string>();
+  readonly deleted = new Set<string>();
+  advancedMs = 0;
+  last: TSimAdvance | null = null;
+
+  constructor(
+    readonly lab: L,
+    readonly row: Readonly<TLabRecord>,
+    readonly nowWallMs: number,
+    private readonly maxCatchUpMs: number,
+  ) {
+    this.clock = {
+      speed: row.speed,
+      paused: row.paused,
+      clockAnchorWallMs: row.clockAnchorWallMs,
+      clockAnchorSimMs: row.clockAnchorSimMs,
+    };
+    this.status = row.status;
+  }
+
+  advance(ms: number): TSimAdvance {
+    const result = this.lab.advance(ms);
+    this.advancedMs += ms;
+    for (const key of result.changedKeys) this.changed.add(key);
+    for (const key of result.deletedKeys) this.deleted.add(key);
+    this.last = result;
+    return result;
+  }
+
+  /** Moves the lab to where its clock says it should be now (capped); returns the ms advanced. */
+  catchUp(): number {
+    const step = catchUp(this.clock, this.lab.now, this.nowWallMs, this.maxCatchUpMs);
+    this.clock = step.clock;
+    if (step.advanceMs > 0) this.advance(step.advanceMs);
+    return step.advanceMs;
+  }
+
+  /** Catches up, then re-anchors the clock at the lab's time with the change applied. */
+  changeClock(change: Partial<Pick<TLabClockState, 'speed' | 'paused'>>): void {
+    this.catchUp();
+    this.clock = reanchor(this.clock, this.lab.now, this.nowWallMs, change);
+  }
+
+  /** Steps the lab by exactly `ms` of simulated time, keeping the clock consistent. */
+  step(ms: number): void {
+    this.catchUp();
+    this.advance(ms);
+    this.clock = reanchor(this.clock, this.lab.now, this.nowWallMs);
+  }
+
+  recordCommand(command: Omit<TLabCommandRecord, 'seq'>): number {
+    this.command = command;
+    this.isMutated = true;
+    this.isTouched = true;
+    return this.row.commandSeq + 1;
+  }
+
+  get hasChanges(): boolean {
+    return (
+      this.isMutated ||
+      this.advancedMs > 0 ||
+      this.command !== null ||
+      this.isTouched ||
+      this.status !== this.row.status ||
+      this.clock.speed !== this.row.speed ||
+      this.clock.paused !== this.row.paused ||
+      this.clock.clockAnchorWallMs !== this.row.clockAnchorWallMs ||
+      this.clock.clockAnchorSimMs !== this.row.clockAnchorSimMs
+    );
+  }
+}
+
+export class LabStore<L extends TSimLab> {
+  private readonly cache: LabCache<L>;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly engine: TLabEngine<L>,
+    private readonly options: TLabStoreOptions,
+  ) {
+    this.cache = new LabCache<L>(options.cacheSize);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Creates a lab unless the owner already holds `limit` labs. */
+  async create(
+    ownerId: string,
+    blueprint: TLabBlueprint,
+    limit: number,
+  ): Promise<
+    | { kind: 'ok'; header: TLabHeader; needsTicks: boolean }
+    | { kind: 'limit-reached'; count: number }
+    | { kind: 'unknown-scenario' }
+  > {
+    // Build the cluster before taking the owner's lock: it is the slow part.
+    const lab = this.engine.create(blueprint);
+    if (!lab) return { kind: 'unknown-scenario' };
+    const first = lab.advance(0);
+    const snapshot = splitLabSnapshot(lab.serialize());
+    const trace = lab.trace(0);
+    const id = randomUUID();
+    const nowWall = this.now();
+    const needsTicks = !(first.quiescent && lab.nextWakeAt() === null);
+    const state = {
+      revision: 1,
+      simTimeMs: lab.now,
+      speed: 1,
+      paused: false,
+      coreState: snapshot.core,
+      clockAnchorWallMs: nowWall,
+      clockAnchorSimMs: lab.now,
+      lastTickWallMs: nowWall,
+      quiescent: !needsTicks,
+      nextWakeAtMs: lab.nextWakeAt(),
+      traceSeq: trace.at(-1)?.seq ?? 0,
+      commandSeq: 0,
+      status: 'ACTIVE' as const,
+    };
+    const outcome = await this.prisma.$transaction(
+      async (tx) => {
+        const count = await lockOwnerAndCountLabs(tx, ownerId);
+        if (count >= limit) return { kind: 'limit-reached' as const, count };
+        await insertLab(tx, { id, ownerId, ...blueprint, objects: snapshot.kvs, trace, state });
+        return { kind: 'ok' as const };
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+    if (outcome.kind !== 'ok') return outcome;
+    this.cache.set(id, 1, lab);
+    const at = new Date(nowWall);
+    const { coreState: _core, ...header } = { id, ownerId, ...blueprint, ...state };
+    return {
+      kind: 'ok',
+      header: { ...header, createdAt: at, lastActiveAt: at },
+      needsTicks,
+    };
+  }
+
+  /**
+   * Runs `act` on the locked, restored lab and persists what it changed. With `skipLocked` a lab
+   * another writer holds answers `busy` at once (ticks); otherwise the call waits (commands).
+   * `ownerId`, when given, must own the lab (anyone else gets `not-found`).
+   */
+  async write<T>(
+    labId: string,
+    opts: { skipLocked: boolean; ownerId?: string },
+    act: (ctx: LabWriteContext<L>) => T,
+  ): Promise<TLabWriteResult<T>> {
+    let restored: L | null = null;
+    try {
+      return await this.prisma.$transaction(
+        async (tx) => {
+          const row = await lockLab(tx, labId, { skipLocked: opts.skipLocked });
+          if (!row) {
+            if (!opts.skipLocked) return { kind: 'not-found' as const };
+            // SKIP LOCKED cannot tell "missing" from "locked"; a tick on a deleted lab is rare.
+            return { kind: 'busy' as const };
+          }
+          if (opts.ownerId !== undefined && row.ownerId !== opts.ownerId) {
+            return { kind: 'not-found' as const };
+          }
+          const lab = this.cache.get(labId, row.revision) ?? (await this.restore(tx, row));
+          restored = lab;
+          const ctx = new LabWriteContext(lab, row, this.now(), this.options.maxCatchUpMs);
+          const result = act(ctx);
+          if (!ctx.hasChanges) {
+            this.cache.set(labId, row.revision, lab);
+            return { kind: 'ok' as const, result, commit: null };
+          }
+          const commit = await this.persist(tx, ctx);
+          return { kind: 'ok' as const, result, commit };
+        },
+        { timeout: 30_000, maxWait: 10_000 },
+      );
+    } catch (error) {
+      // The instance may hold changes that were never committed: never reuse it.
+      if (restored) this.cache.delete(labId);
+      throw error;
+    }
+  }
+
+  /** Replaces a lab's cluster by a fresh one built from its blueprint (POST /reset). */
+  forget(labId: string): void {
+    this.cache.delete(labId);
+  }
+
+  private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<L> {
+    const [objects, trace] = await Promise.all([
+      loadLabObjects(tx, row.id),
+      readRecentTrace(tx, row.id, this.options.restoreTraceEvents),
+    ]);
+    return this.engine.restore(mergeLabSnapshot(row.coreState, objects, trace));
+  }
+
+  private async persist(
+    tx: Prisma.TransactionClient,
+    ctx: LabWriteContext<L>,
+  ): Promise<TLabCommit> {
+    const { lab, row } = ctx;
+    // Drain what happened outside `advance` (requests made by a command) and get a fresh verdict
+    // on quiescence; advancing by 0 ms moves no clock.
+    const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
+    const snapshot = splitLabSnapshot(lab.serialize());
+    const byKey = new Map(snapshot.kvs.map((kv) => [kv.key, kv]));
+    const touched = new Set([...ctx.changed, ...ctx.deleted]);
+    const upserts = [...touched].filter((key) => byKey.has(key)).map((key) => byKey.get(key)!);
+    const deletes = [...touched].filter((key) => !byKey.has(key));
+    const events = lab.trace(row.traceSeq).filter((e) => e.seq > row.traceSeq);
+    const nextWakeAt = lab.nextWakeAt();
+    const quiescent = last.quiescent && nextWakeAt === null;
+    const revision = row.revision + 1;
+    const command = ctx.command ? { seq: row.commandSeq + 1, ...ctx.command } : undefined;
+    const state = {
+      revision,
+      simTimeMs: lab.now,
+      speed: ctx.clock.speed,
+      paused: ctx.clock.paused,
+      coreState: snapshot.core,
+      clockAnchorWallMs: ctx.clock.clockAnchorWallMs,
+      clockAnchorSimMs: ctx.clock.clockAnchorSimMs,
+      lastTickWallMs: ctx.nowWallMs,
+      quiescent,
+      nextWakeAtMs: nextWakeAt,
+      traceSeq: events.at(-1)?.seq ?? row.traceSeq,
+      commandSeq: command ? command.seq : row.commandSeq,
+      status: ctx.status,
+      lastActiveAt: ctx.isTouched ? new Date(ctx.nowWallMs) : undefined,
+    };
+    await persistLabChanges(tx, row.id, { upserts, deletes, trace: events, command, state });
+    this.cache.set(row.id, revision, lab);
+    const { coreState: _core, lastActiveAt, ...rest } = state;
+    return {
+      revision,
+      simTimeMs: lab.now,
+      events,
+      objectsChanged: upserts.length + deletes.length > 0,
+      needsTicks: state.status === 'ACTIVE' && !state.paused && !quiescent,
+      header: {
+        ...rest,
+        id: row.id,
+        ownerId: row.ownerId,
+        kind: row.kind,
+        scenarioId: row.scenarioId,
+        seed: row.seed,
+        createdAt: row.createdAt,
+        lastActiveAt: lastActiveAt ?? row.lastActiveAt,
+      },
+    };
+  }
+}
