@@ -1,0 +1,145 @@
+// The scheduler's view of the cluster (framework.NodeInfo + the cache Snapshot): for each node,
+// the pods bound to it and what they add up to. It is rebuilt from informer caches, never from
+// the kubelet, so it shows what the scheduler *promised* (requests), not what is used.
+
+import type { Node, Pod, Service } from '../../model';
+import type { ReplicaSet } from '../../model/apps';
+import { intValue } from '../../shared/quantity';
+import {
+  addResources,
+  emptyResources,
+  fromResourceList,
+  podRequests,
+  type Resources,
+} from './resources';
+
+export interface HostPort {
+  ip: string;
+  protocol: string;
+  port: number;
+}
+
+export interface ImageState {
+  sizeBytes: number;
+  /** how many nodes of the snapshot have this image */
+  numNodes: number;
+}
+
+export interface NodeInfo {
+  readonly name: string;
+  readonly node: Node;
+  readonly pods: Pod[];
+  requested: Resources;
+  /** requests with the 100m / 200Mi defaults for containers that state none (for scoring) */
+  nonZeroRequested: Resources;
+  readonly allocatable: Resources;
+  /** allocatable `pods` */
+  readonly allowedPodNumber: number;
+  readonly usedPorts: HostPort[];
+  /** image name (every entry of node.status.images[].names) -> state */
+  readonly imageStates: Map<string, ImageState>;
+}
+
+export interface Snapshot {
+  /** every node, in a stable order (by name) */
+  readonly nodes: NodeInfo[];
+  get(name: string): NodeInfo | undefined;
+  /** listers PodTopologySpread needs for its system-default selector */
+  readonly services: Service[];
+  readonly replicaSets: ReplicaSet[];
+}
+
+/** Host ports a pod asks for (hostIP defaults to 0.0.0.0, protocol to TCP). */
+export function podHostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort || p.hostPort <= 0) continue;
+      const hostIP = (p as { hostIP?: string }).hostIP;
+      out.push({ ip: hostIP || '0.0.0.0', protocol: p.protocol ?? 'TCP', port: p.hostPort });
+    }
+  }
+  return out;
+}
+
+export function createNodeInfo(node: Node): NodeInfo {
+  const alloc = node.status?.allocatable ?? node.status?.capacity ?? {};
+  return {
+    name: node.metadata.name ?? '',
+    node,
+    pods: [],
+    requested: emptyResources(),
+    nonZeroRequested: emptyResources(),
+    allocatable: fromResourceList(alloc),
+    allowedPodNumber: intValue(alloc['pods'] ?? '0'),
+    usedPorts: [],
+    imageStates: new Map(),
+  };
+}
+
+export function addPodToNodeInfo(info: NodeInfo, pod: Pod): void {
+  info.pods.push(pod);
+  info.requested = addResources(info.requested, podRequests(pod));
+  info.nonZeroRequested = addResources(
+    info.nonZeroRequested,
+    podRequests(pod, { nonMissingDefaults: true }),
+  );
+  info.usedPorts.push(...podHostPorts(pod));
+}
+
+/** Pods in a terminal phase free their resources: the scheduler's informer does not see them. */
+export function isTerminal(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/**
+ * Builds the snapshot: nodes sorted by name, each with its non-terminal bound pods (sorted by
+ * namespace/name so sums and ports are order-independent) and image states counted cluster-wide.
+ */
+export function buildSnapshot(
+  nodes: Node[],
+  boundPods: Pod[],
+  listers: { services?: Service[]; replicaSets?: ReplicaSet[] } = {},
+): Snapshot {
+  const sorted = [...nodes].sort((a, b) => cmp(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const infos = sorted.map(createNodeInfo);
+  const byName = new Map(infos.map((i) => [i.name, i]));
+  const pods = [...boundPods].sort((a, b) => cmp(podKey(a), podKey(b)));
+  for (const pod of pods) {
+    if (isTerminal(pod) || !pod.spec.nodeName) continue;
+    const info = byName.get(pod.spec.nodeName);
+    if (info) addPodToNodeInfo(info, pod);
+  }
+  const imageNodes = new Map<string, { size: number; nodes: Set<string> }>();
+  for (const info of infos) {
+    for (const img of info.node.status?.images ?? []) {
+      for (const name of img.names ?? []) {
+        const e = imageNodes.get(name) ?? { size: img.sizeBytes, nodes: new Set<string>() };
+        e.nodes.add(info.name);
+        imageNodes.set(name, e);
+      }
+    }
+  }
+  for (const info of infos) {
+    for (const img of info.node.status?.images ?? []) {
+      for (const name of img.names ?? []) {
+        const e = imageNodes.get(name);
+        if (e) info.imageStates.set(name, { sizeBytes: img.sizeBytes, numNodes: e.nodes.size });
+      }
+    }
+  }
+  return {
+    nodes: infos,
+    get: (name) => byName.get(name),
+    services: listers.services ?? [],
+    replicaSets: listers.replicaSets ?? [],
+  };
+}
+
+export function podKey(pod: Pod): string {
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

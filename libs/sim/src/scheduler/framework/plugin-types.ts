@@ -1,0 +1,81 @@
+// The scheduling framework's extension points, as TypeScript values instead of Go interfaces:
+// a plugin returns a Status value (never throws), and the framework records every verdict so the
+// UI can explain why a node won or why none fit.
+
+import type { Pod } from '../../model';
+import type { NodeInfo, Snapshot } from './node-info';
+
+export const MAX_NODE_SCORE = 100;
+
+export type StatusCode = 'Success' | 'Skip' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
+
+export type Status =
+  | { code: 'Success' }
+  | { code: 'Skip' }
+  | { code: 'Unschedulable' | 'UnschedulableAndUnresolvable'; reasons: string[] };
+
+export const SUCCESS: Status = { code: 'Success' };
+export const SKIP: Status = { code: 'Skip' };
+
+export function unschedulable(...reasons: string[]): Status {
+  return { code: 'Unschedulable', reasons };
+}
+
+export function unresolvable(...reasons: string[]): Status {
+  return { code: 'UnschedulableAndUnresolvable', reasons };
+}
+
+export function isRejected(s: Status): s is Extract<Status, { reasons: string[] }> {
+  return s.code === 'Unschedulable' || s.code === 'UnschedulableAndUnresolvable';
+}
+
+/** Cluster events a plugin's rejection can be cured by (EventsToRegister / queueing hints). */
+export type ClusterEvent =
+  | 'NodeAdd'
+  | 'NodeDelete'
+  | 'NodeAllocatable'
+  | 'NodeLabel'
+  | 'NodeTaint'
+  | 'NodeCondition'
+  | 'NodeAnnotation'
+  | 'AssignedPodAdd'
+  | 'AssignedPodUpdate'
+  | 'AssignedPodDelete'
+  | 'UnscheduledPodUpdate';
+
+export interface PreFilterResult<S> {
+  status: Status;
+  state?: S;
+}
+
+export interface FilterPlugin<S = unknown> {
+  readonly name: string;
+  /** Skip means the plugin has nothing to check for this pod: its Filter is not run. */
+  preFilter?(pod: Pod, snapshot: Snapshot): PreFilterResult<S>;
+  filter(pod: Pod, node: NodeInfo, state: S | undefined, snapshot: Snapshot): Status;
+  readonly events: readonly ClusterEvent[];
+}
+
+export interface PreScoreResult<S> {
+  skip: boolean;
+  state?: S;
+}
+
+export interface ScorePlugin<S = unknown> {
+  readonly name: string;
+  /** Skip means this plugin does not score this pod at all (contributes nothing). */
+  preScore?(pod: Pod, feasible: NodeInfo[], snapshot: Snapshot): PreScoreResult<S>;
+  score(pod: Pod, node: NodeInfo, state: S | undefined, snapshot: Snapshot): number;
+  /** NormalizeScore: maps raw scores onto 0..100; absent when the raw score already is. */
+  normalize?(scores: { node: string; score: number }[], state: S | undefined): number[];
+}
+
+/** helper.DefaultNormalizeScore: scale to the max (optionally reversed: fewer is better). */
+export function defaultNormalizeScore(scores: number[], reverse: boolean): number[] {
+  const max = Math.max(0, ...scores);
+  if (max === 0) return scores.map((s) => (reverse ? MAX_NODE_SCORE : s));
+  return scores.map((s) => {
+    const v = Math.trunc((MAX_NODE_SCORE * s) / max);
+    return reverse ? MAX_NODE_SCORE - v : v;
+  });
+}

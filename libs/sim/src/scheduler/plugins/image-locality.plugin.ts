@@ -1,0 +1,44 @@
+// ImageLocality (pkg/scheduler/framework/plugins/imagelocality): prefers nodes that already hold
+// the pod's images, weighted by image size and scaled down by how many nodes have the image (so
+// an image present everywhere does not pull every pod to one node). Small images (< 23MB) count
+// for nothing; the sum is capped at 1000MB per container.
+
+import type { Pod } from '../../model';
+import type { ScorePlugin } from '../framework/plugin-types';
+import { MAX_NODE_SCORE } from '../framework/plugin-types';
+import type { NodeInfo, Snapshot } from '../framework/node-info';
+
+export const IMAGE_LOCALITY = 'ImageLocality';
+const MB = 1024 * 1024;
+export const MIN_THRESHOLD = 23 * MB;
+export const MAX_CONTAINER_THRESHOLD = 1000 * MB;
+
+/** A reference without a tag gets `:latest` (digests and registries are left alone). */
+export function normalizedImageName(name: string): string {
+  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? `${name}:latest` : name;
+}
+
+export function sumImageScores(pod: Pod, node: NodeInfo, totalNumNodes: number): number {
+  let sum = 0;
+  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+    const state = node.imageStates.get(normalizedImageName(c.image));
+    if (!state) continue;
+    // scaledImageScore: int64(float64(size) * numNodes/totalNumNodes)
+    sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNumNodes));
+  }
+  return sum;
+}
+
+export function calculatePriority(sumScores: number, numContainers: number): number {
+  const maxThreshold = MAX_CONTAINER_THRESHOLD * numContainers;
+  const clamped = Math.min(Math.max(sumScores, MIN_THRESHOLD), maxThreshold);
+  return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
+}
+
+export const imageLocalityPlugin: ScorePlugin = {
+  name: IMAGE_LOCALITY,
+  score(pod, node, _state, snapshot: Snapshot) {
+    const n = (pod.spec.initContainers ?? []).length + (pod.spec.containers ?? []).length;
+    return calculatePriority(sumImageScores(pod, node, snapshot.nodes.length), n);
+  },
+};

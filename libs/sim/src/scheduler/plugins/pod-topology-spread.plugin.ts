@@ -1,0 +1,273 @@
+// PodTopologySpread (pkg/scheduler/framework/plugins/podtopologyspread): Filter enforces the pod's
+// DoNotSchedule constraints (skew = matching pods in the node's domain + self - global minimum
+// must stay <= maxSkew); Score prefers domains with fewer matching pods for ScheduleAnyway
+// constraints, and for pods without constraints uses the system defaults (hostname maxSkew 3,
+// zone maxSkew 5) with a selector taken from the pod's Services and owning ReplicaSet. This is
+// what spreads a Deployment's replicas now that SelectorSpread is gone.
+
+import type { Node, Pod, TopologySpreadConstraint } from '../../model';
+import type { ParsedSelector } from '../../shared/labels';
+import { fromLabelSelector, matchesRequirements } from '../../shared/labels';
+import type { FilterPlugin, ScorePlugin, Status } from '../framework/plugin-types';
+import {
+  MAX_NODE_SCORE,
+  SKIP,
+  SUCCESS,
+  unresolvable,
+  unschedulable,
+} from '../framework/plugin-types';
+import type { NodeInfo, Snapshot } from '../framework/node-info';
+import { matchesRequiredNodeAffinity } from './node-affinity.plugin';
+
+export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH =
+  "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH =
+  "node(s) didn't match pod topology spread constraints (missing required label)";
+
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+export const LABEL_ZONE = 'topology.kubernetes.io/zone';
+
+/** A selector that can also be "nothing" (a constraint without labelSelector matches no pod). */
+export interface SpreadSelector {
+  nothing: boolean;
+  reqs: ParsedSelector;
+}
+
+export interface SpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  minDomains: number;
+  selector: SpreadSelector;
+}
+
+/** v1.32 system default constraints (ScheduleAnyway), in upstream order. */
+export const SYSTEM_DEFAULT_CONSTRAINTS = [
+  { topologyKey: LABEL_HOSTNAME, maxSkew: 3 },
+  { topologyKey: LABEL_ZONE, maxSkew: 5 },
+] as const;
+
+function selectorMatches(sel: SpreadSelector, labels: Record<string, string> | undefined): boolean {
+  return !sel.nothing && matchesRequirements(labels, sel.reqs);
+}
+
+/** countPodsMatchSelector: same namespace, not terminating; an empty selector counts nothing. */
+export function countPodsMatchSelector(
+  pods: Pod[],
+  sel: SpreadSelector,
+  namespace: string,
+): number {
+  if (sel.nothing || sel.reqs.length === 0) return 0;
+  let n = 0;
+  for (const p of pods) {
+    if (p.metadata.deletionTimestamp || (p.metadata.namespace ?? 'default') !== namespace) continue;
+    if (matchesRequirements(p.metadata.labels, sel.reqs)) n++;
+  }
+  return n;
+}
+
+function toConstraint(c: TopologySpreadConstraint): SpreadConstraint {
+  const minDomains = (c as { minDomains?: number }).minDomains ?? 1;
+  return {
+    maxSkew: c.maxSkew,
+    topologyKey: c.topologyKey,
+    minDomains,
+    selector: c.labelSelector
+      ? { nothing: false, reqs: fromLabelSelector(c.labelSelector) }
+      : { nothing: true, reqs: [] },
+  };
+}
+
+/** helper.DefaultSelector: selectors of the Services selecting the pod, plus its ReplicaSet's. */
+export function defaultSelector(pod: Pod, snapshot: Snapshot): SpreadSelector {
+  const ns = pod.metadata.namespace ?? 'default';
+  const merged: Record<string, string> = {};
+  const services = [...snapshot.services].sort((a, b) =>
+    (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1,
+  );
+  for (const svc of services) {
+    if ((svc.metadata.namespace ?? 'default') !== ns || !svc.spec.selector) continue;
+    const sel = svc.spec.selector;
+    const labels = pod.metadata.labels ?? {};
+    if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(merged, sel);
+  }
+  const reqs: ParsedSelector = Object.keys(merged)
+    .sort()
+    .map((key) => ({ key, op: '=' as const, values: [merged[key] as string] as [string] }));
+  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+  if (owner && owner.kind === 'ReplicaSet' && owner.apiVersion === 'apps/v1') {
+    const rs = snapshot.replicaSets.find(
+      (r) => r.metadata.name === owner.name && (r.metadata.namespace ?? 'default') === ns,
+    );
+    const rsSel = (rs?.spec as { selector?: Parameters<typeof fromLabelSelector>[0] } | undefined)
+      ?.selector;
+    if (rsSel) reqs.push(...fromLabelSelector(rsSel));
+  }
+  return { nothing: false, reqs };
+}
+
+function hardConstraints(pod: Pod): SpreadConstraint[] {
+  return (pod.spec.topologySpreadConstraints ?? [])
+    .filter((c) => c.whenUnsatisfiable === 'DoNotSchedule')
+    .map(toConstraint);
+}
+
+function softConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
+  const own = pod.spec.topologySpreadConstraints ?? [];
+  if (own.length > 0) {
+    return own.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map(toConstraint);
+  }
+  const selector = defaultSelector(pod, snapshot);
+  if (selector.reqs.length === 0) return [];
+  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, minDomains: 1, selector }));
+}
+
+function hasAllKeys(node: Node, constraints: SpreadConstraint[]): boolean {
+  const labels = node.metadata.labels ?? {};
+  return constraints.every((c) => Object.prototype.hasOwnProperty.call(labels, c.topologyKey));
+}
+
+interface FilterState {
+  constraints: SpreadConstraint[];
+  /** `${key}\u0000${value}` -> matching pods in that domain */
+  pairCounts: Map<string, number>;
+  /** per constraint: the global minimum (0 when fewer domains than minDomains) */
+  minMatch: number[];
+}
+
+interface ScoreState {
+  constraints: SpreadConstraint[];
+  ignored: Set<string>;
+  pairCounts: Map<string, number>;
+  weights: number[];
+}
+
+const pairKey = (k: string, v: string): string => `${k}\u0000${v}`;
+
+export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<ScoreState> = {
+  name: POD_TOPOLOGY_SPREAD,
+  events: [
+    'NodeAdd',
+    'NodeDelete',
+    'NodeLabel',
+    'NodeTaint',
+    'AssignedPodAdd',
+    'AssignedPodUpdate',
+    'AssignedPodDelete',
+    'UnscheduledPodUpdate',
+  ],
+  preFilter(pod, snapshot) {
+    const constraints = hardConstraints(pod);
+    if (constraints.length === 0) return { status: SKIP };
+    const ns = pod.metadata.namespace ?? 'default';
+    const pairCounts = new Map<string, number>();
+    for (const info of snapshot.nodes) {
+      // Node inclusion policies (v1.32 defaults): nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore.
+      if (!hasAllKeys(info.node, constraints)) continue;
+      if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
+      for (const c of constraints) {
+        const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
+        pairCounts.set(
+          key,
+          (pairCounts.get(key) ?? 0) + countPodsMatchSelector(info.pods, c.selector, ns),
+        );
+      }
+    }
+    const minMatch = constraints.map((c) => {
+      const prefix = `${c.topologyKey}\u0000`;
+      const counts = [...pairCounts.entries()]
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([, v]) => v);
+      if (counts.length < c.minDomains) return 0;
+      return counts.length === 0 ? Number.MAX_SAFE_INTEGER : Math.min(...counts);
+    });
+    return { status: SUCCESS, state: { constraints, pairCounts, minMatch } };
+  },
+  filter(pod, node, state): Status {
+    if (!state || state.constraints.length === 0) return SUCCESS;
+    const labels = node.node.metadata.labels ?? {};
+    for (const [i, c] of state.constraints.entries()) {
+      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+        return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+      }
+      const self = selectorMatches(c.selector, pod.metadata.labels) ? 1 : 0;
+      const matchNum =
+        state.pairCounts.get(pairKey(c.topologyKey, labels[c.topologyKey] ?? '')) ?? 0;
+      const skew = matchNum + self - (state.minMatch[i] ?? 0);
+      if (skew > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    }
+    return SUCCESS;
+  },
+  preScore(pod, feasible, snapshot) {
+    if (feasible.length === 0 || snapshot.nodes.length === 0) return { skip: true };
+    const constraints = softConstraints(pod, snapshot);
+    if (constraints.length === 0) return { skip: true };
+    // Nodes need every topology key only for the pod's own constraints; system defaults let a
+    // node without a zone label still take part in hostname spreading.
+    const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0;
+    const ignored = new Set<string>();
+    const pairCounts = new Map<string, number>();
+    const topoSize = constraints.map(() => 0);
+    for (const info of feasible) {
+      if (requireAll && !hasAllKeys(info.node, constraints)) {
+        ignored.add(info.name);
+        continue;
+      }
+      constraints.forEach((c, i) => {
+        if (c.topologyKey === LABEL_HOSTNAME) return;
+        const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
+        if (!pairCounts.has(key)) {
+          pairCounts.set(key, 0);
+          topoSize[i] = (topoSize[i] ?? 0) + 1;
+        }
+      });
+    }
+    const weights = constraints.map((c, i) => {
+      const size =
+        c.topologyKey === LABEL_HOSTNAME ? feasible.length - ignored.size : (topoSize[i] ?? 0);
+      return Math.log(size + 2);
+    });
+    const ns = pod.metadata.namespace ?? 'default';
+    for (const info of snapshot.nodes) {
+      if (requireAll && !hasAllKeys(info.node, constraints)) continue;
+      for (const c of constraints) {
+        if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
+        const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
+        const cur = pairCounts.get(key);
+        if (cur === undefined) continue;
+        pairCounts.set(key, cur + countPodsMatchSelector(info.pods, c.selector, ns));
+      }
+    }
+    return { skip: false, state: { constraints, ignored, pairCounts, weights } };
+  },
+  score(pod, node: NodeInfo, state) {
+    if (!state || state.ignored.has(node.name)) return 0;
+    const labels = node.node.metadata.labels ?? {};
+    let score = 0;
+    state.constraints.forEach((c, i) => {
+      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return;
+      const cnt =
+        c.topologyKey === LABEL_HOSTNAME
+          ? countPodsMatchSelector(node.pods, c.selector, pod.metadata.namespace ?? 'default')
+          : (state.pairCounts.get(pairKey(c.topologyKey, labels[c.topologyKey] ?? '')) ?? 0);
+      // scoreForCount: cnt * log(domains + 2) + (maxSkew - 1)
+      score += cnt * (state.weights[i] ?? 0) + (c.maxSkew - 1);
+    });
+    return Math.round(score);
+  },
+  normalize(scores, state) {
+    if (!state) return scores.map((s) => s.score);
+    let min = Number.MAX_SAFE_INTEGER;
+    let max = 0;
+    for (const s of scores) {
+      if (state.ignored.has(s.node)) continue;
+      min = Math.min(min, s.score);
+      max = Math.max(max, s.score);
+    }
+    return scores.map((s) => {
+      if (state.ignored.has(s.node)) return 0;
+      if (max === 0) return MAX_NODE_SCORE;
+      return Math.trunc((MAX_NODE_SCORE * (max + min - s.score)) / max);
+    });
+  },
+};

@@ -1,0 +1,75 @@
+// TaintToleration (pkg/scheduler/framework/plugins/tainttoleration): Filter rejects nodes with a
+// NoSchedule/NoExecute taint the pod does not tolerate; Score counts untolerated
+// PreferNoSchedule taints (fewer is better, so the normalized score is reversed).
+
+import type { Pod, Taint, Toleration } from '../../model';
+import type { FilterPlugin, ScorePlugin, Status } from '../framework/plugin-types';
+import { defaultNormalizeScore, SUCCESS, unresolvable } from '../framework/plugin-types';
+
+export const TAINT_TOLERATION = 'TaintToleration';
+
+/** v1.25–1.33 wording: the first untolerated taint, with key and value. */
+export function untoleratedTaintReason(taint: Taint): string {
+  return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+}
+
+/** v1.Toleration.ToleratesTaint */
+export function toleratesTaint(
+  t: Toleration,
+  taint: Pick<Taint, 'key' | 'value' | 'effect'>,
+): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  switch (t.operator ?? 'Equal') {
+    case 'Exists':
+      return true;
+    case 'Equal':
+      return (t.value ?? '') === (taint.value ?? '');
+    default:
+      return false;
+  }
+}
+
+export function tolerationsTolerateTaint(
+  tolerations: Toleration[] | undefined,
+  taint: Pick<Taint, 'key' | 'value' | 'effect'>,
+): boolean {
+  return (tolerations ?? []).some((t) => toleratesTaint(t, taint));
+}
+
+/** FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc, in the node's taint order. */
+export function findUntoleratedTaint(taints: Taint[] | undefined, pod: Pod): Taint | undefined {
+  return (taints ?? []).find(
+    (taint) =>
+      (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
+      !tolerationsTolerateTaint(pod.spec.tolerations, taint),
+  );
+}
+
+export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
+  name: TAINT_TOLERATION,
+  events: ['NodeAdd', 'NodeTaint', 'UnscheduledPodUpdate'],
+  filter(pod, node): Status {
+    const taint = findUntoleratedTaint(node.node.spec.taints, pod);
+    return taint ? unresolvable(untoleratedTaintReason(taint)) : SUCCESS;
+  },
+  preScore(pod) {
+    // getAllTolerationPreferNoSchedule: only tolerations that can match PreferNoSchedule taints.
+    const state = (pod.spec.tolerations ?? []).filter(
+      (t) => !t.effect || t.effect === 'PreferNoSchedule',
+    );
+    return { skip: false, state };
+  },
+  score(_pod, node, tolerations) {
+    return (node.node.spec.taints ?? []).filter(
+      (taint) =>
+        taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint),
+    ).length;
+  },
+  normalize(scores) {
+    return defaultNormalizeScore(
+      scores.map((s) => s.score),
+      true,
+    );
+  },
+};
