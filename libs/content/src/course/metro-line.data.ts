@@ -19,8 +19,8 @@ export const METRO_LINE: TMetroLine = {
       slug: 'prologue',
       colour: 'stone',
       title: {
-        'zh-TW': '出發大廳：按下 Enter 之後的兩秒',
-        en: 'Departure hall: the two seconds after Enter',
+        'zh-TW': '按下 Enter 之後的兩秒',
+        en: 'The two seconds after Enter',
       },
       summary: {
         'zh-TW':
@@ -153,8 +153,8 @@ export const METRO_LINE: TMetroLine = {
       slug: 'recap',
       colour: 'stone',
       title: {
-        'zh-TW': '終點站：回頭看完整路線',
-        en: 'Terminus: the whole route at a glance',
+        'zh-TW': '回頭看完整路線',
+        en: 'The whole route at a glance',
       },
       summary: {
         'zh-TW':

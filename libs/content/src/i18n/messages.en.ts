@@ -39,6 +39,7 @@ export const MESSAGES_EN = {
     ctaLearn: 'Open the route map',
     terminalLabel: 'A terminal, right after the apply',
     terminalNote: 'The reply comes back before any container exists. The rest happens afterwards.',
+    traceTitle: 'The next two seconds, component by component',
     routeTitle: 'Seven stations, one request',
     pointOwnClusterTitle: 'A cluster of your own',
     pointOwnClusterBody:
@@ -67,6 +68,7 @@ export const MESSAGES_EN = {
     haveAccount: 'Already have an account?',
     noAccount: 'New to KubeJourney?',
     errorSummaryTitle: 'Something needs your attention',
+    fieldError: '{field}: {message}',
   },
   errors: {
     VALIDATION_FAILED: 'Some fields need another look.',

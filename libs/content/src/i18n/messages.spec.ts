@@ -38,9 +38,12 @@ describe('UI messages', () => {
       ([path, text]) => zh[path] === text && !/^(KubeJourney|English|中文|Email)$/.test(text),
     );
     expect(untranslated).toEqual([]);
-    // Chinese strings should contain CJK characters unless they are product or language names.
+    // Chinese strings should contain Han characters or full-width punctuation, unless they are
+    // product or language names.
     const withoutHan = Object.entries(zh).filter(
-      ([, text]) => !/\p{Script=Han}/u.test(text) && !/^(KubeJourney|English|Email)$/.test(text),
+      ([, text]) =>
+        !/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u.test(text) &&
+        !/^(KubeJourney|English|Email)$/.test(text),
     );
     expect(withoutHan).toEqual([]);
   });

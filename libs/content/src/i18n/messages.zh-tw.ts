@@ -39,6 +39,7 @@ export const MESSAGES_ZH_TW: TMessages = {
     ctaLearn: '打開路線圖',
     terminalLabel: 'apply 剛送出時的終端機',
     terminalNote: '回應出現時，一個容器都還沒有。接下來的事，都發生在這之後。',
+    traceTitle: '接下來的兩秒，各元件的接力',
     routeTitle: '七個站，一個請求',
     pointOwnClusterTitle: '專屬於你的叢集',
     pointOwnClusterBody: '每位學員都有一座私人的模擬叢集，開啟即用；你弄壞什麼，都不會影響別人。',
@@ -65,6 +66,7 @@ export const MESSAGES_ZH_TW: TMessages = {
     haveAccount: '已經有帳號了？',
     noAccount: '第一次來？',
     errorSummaryTitle: '有些地方需要修正',
+    fieldError: '{field}：{message}',
   },
   errors: {
     VALIDATION_FAILED: '有幾個欄位需要再確認。',
