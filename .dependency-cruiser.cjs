@@ -23,9 +23,13 @@ module.exports = {
     },
     {
       name: 'only-apiserver-touches-etcd',
-      comment: 'Inside libs/sim only apiserver/ (and the lab that wires the cluster) imports etcd/.',
+      comment:
+        'Inside libs/sim only apiserver/ (and the lab that wires the cluster) imports etcd/.',
       severity: 'error',
-      from: { path: '^libs/sim/src/', pathNot: '^libs/sim/src/(apiserver|etcd)/|^libs/sim/src/lab/' },
+      from: {
+        path: '^libs/sim/src/',
+        pathNot: '^libs/sim/src/(apiserver|etcd)/|^libs/sim/src/lab/',
+      },
       to: { path: '^libs/sim/src/etcd/' },
     },
     ...SIM_COMPONENTS.map((component) => ({

@@ -16,10 +16,16 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Use an injected seeded Rng.' },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'Use an injected seeded Rng.',
+        },
       ],
     },
   },
@@ -30,14 +36,30 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-properties': [
         'error',
-        { object: 'Date', property: 'now', message: 'libs/sim is pure: time comes in from outside.' },
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'libs/sim is pure: time comes in from outside.',
+        },
       ],
-      'no-restricted-globals': ['error', { name: 'setTimeout', message: 'libs/sim has no wall clock.' }, { name: 'setInterval', message: 'libs/sim has no wall clock.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'libs/sim has no wall clock.' },
+        { name: 'setInterval', message: 'libs/sim has no wall clock.' },
+      ],
     },
   },
   {
     files: ['**/*.cjs', '**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -21,7 +21,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.spec.ts', 'libs/*/test/**/*.spec.ts', 'apps/api/src/**/*.spec.ts', 'apps/worker/src/**/*.spec.ts', 'prisma/**/*.spec.ts'],
+          include: [
+            'libs/*/src/**/*.spec.ts',
+            'libs/*/test/**/*.spec.ts',
+            'apps/api/src/**/*.spec.ts',
+            'apps/worker/src/**/*.spec.ts',
+            'prisma/**/*.spec.ts',
+          ],
           exclude: ['**/*.int.spec.ts', '**/node_modules/**', '**/dist/**'],
         },
       },
@@ -32,7 +38,12 @@ export default defineConfig({
           name: 'integration',
           // Creates TEST_DATABASE_URL's database if missing and runs `prisma migrate deploy` on it.
           globalSetup: ['libs/db/test/integration-global-setup.ts'],
-          include: ['apps/*/src/**/*.int.spec.ts', 'apps/*/test/**/*.int.spec.ts', 'libs/db/src/**/*.int.spec.ts', 'prisma/**/*.int.spec.ts'],
+          include: [
+            'apps/*/src/**/*.int.spec.ts',
+            'apps/*/test/**/*.int.spec.ts',
+            'libs/db/src/**/*.int.spec.ts',
+            'prisma/**/*.int.spec.ts',
+          ],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,

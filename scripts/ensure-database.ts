@@ -3,7 +3,9 @@
 import { Client } from 'pg';
 
 async function main(): Promise<void> {
-  const url = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/kubejourney');
+  const url = new URL(
+    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/kubejourney',
+  );
   const name = decodeURIComponent(url.pathname.slice(1));
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`unsupported database name: ${name}`);
   const admin = new URL(url);
@@ -19,6 +21,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(`Could not prepare the database: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(
+    `Could not prepare the database: ${err instanceof Error ? err.message : String(err)}`,
+  );
   process.exit(1);
 });

@@ -5,20 +5,11 @@
 import type { KubeList, KubeObject, Status, Table } from '../model';
 
 export type Verb =
-  | 'get'
-  | 'list'
-  | 'watch'
-  | 'create'
-  | 'update'
-  | 'patch'
-  | 'delete'
-  | 'deletecollection';
+  'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 /** How the caller proves who it is (kubeconfig user, or a component's client certificate). */
 export type Credentials =
-  | { kind: 'token'; token: string }
-  | { kind: 'cert'; certId: string }
-  | { kind: 'anonymous' };
+  { kind: 'token'; token: string } | { kind: 'cert'; certId: string } | { kind: 'anonymous' };
 
 export type PatchType = 'strategic' | 'merge' | 'json' | 'apply';
 

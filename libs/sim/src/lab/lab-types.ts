@@ -10,7 +10,11 @@ export interface NodeSpec {
   /** e.g. { cpu: '2', memory: '4Gi', pods: '110' } */
   capacity?: Record<string, string>;
   labels?: Record<string, string>;
-  taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+  taints?: {
+    key: string;
+    value?: string;
+    effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  }[];
   /** images already in the node's containerd cache, e.g. ['nginx:1.27'] */
   cachedImages?: string[];
   controlPlane?: boolean;

@@ -27,7 +27,14 @@ export function recordEvent(
 ): void {
   const { involved } = input;
   const namespace = involved.metadata.namespace ?? 'default';
-  const key = [involved.metadata.uid, input.reason, input.message, source.component, source.host, input.fieldPath].join('|');
+  const key = [
+    involved.metadata.uid,
+    input.reason,
+    input.message,
+    source.component,
+    source.host,
+    input.fieldPath,
+  ].join('|');
   const name = `${involved.metadata.name}.${hex16(key)}`;
   const existing = client.request({ verb: 'get', resource: 'events', namespace, name });
   if (existing.code === 200) {
@@ -57,7 +64,9 @@ export function recordEvent(
     },
     reason: input.reason,
     message: input.message,
-    source: source.host ? { component: source.component, host: source.host } : { component: source.component },
+    source: source.host
+      ? { component: source.component, host: source.host }
+      : { component: source.component },
     firstTimestamp: nowIso,
     lastTimestamp: nowIso,
     count: 1,

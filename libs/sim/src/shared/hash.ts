@@ -31,7 +31,8 @@ export function stableStringify(value: unknown): string {
 
 /** pod-template-hash: SafeEncodeString(String(fnv32a(template + collisionCount))). */
 export function computePodTemplateHash(template: unknown, collisionCount?: number): string {
-  const base = stableStringify(template) + (collisionCount === undefined ? '' : String(collisionCount));
+  const base =
+    stableStringify(template) + (collisionCount === undefined ? '' : String(collisionCount));
   return safeEncodeString(String(fnv32a(base)));
 }
 

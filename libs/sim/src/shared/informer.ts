@@ -13,7 +13,11 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   constructor(
     readonly resource: string,
-    private readonly opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {},
+    private readonly opts: {
+      namespace?: string;
+      labelSelector?: string;
+      fieldSelector?: string;
+    } = {},
   ) {}
 
   /** Brings the cache up to date. Returns the changes seen (a relist reports every object as ADDED). */
@@ -64,10 +68,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.cache.clear();
     for (const item of list.items) this.cache.set(keyOf(item), item);
     this.revision = Number(list.metadata.resourceVersion ?? 0);
-    return list.items.map((object) => ({ type: 'ADDED' as const, object, revision: this.revision }));
+    return list.items.map((object) => ({
+      type: 'ADDED' as const,
+      object,
+      revision: this.revision,
+    }));
   }
 }
 
 export function keyOf(obj: KubeObject): string {
-  return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : `${obj.metadata.name}`;
+  return obj.metadata.namespace
+    ? `${obj.metadata.namespace}/${obj.metadata.name}`
+    : `${obj.metadata.name}`;
 }

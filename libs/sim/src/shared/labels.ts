@@ -56,13 +56,19 @@ function fromExpression(e: LabelSelectorRequirement): SelectorRequirement {
 }
 
 /** An empty LabelSelector matches everything; a missing one (nil) matches nothing. */
-export function selectorMatches(selector: LabelSelector | undefined, labels: Labels | undefined): boolean {
+export function selectorMatches(
+  selector: LabelSelector | undefined,
+  labels: Labels | undefined,
+): boolean {
   if (!selector) return false;
   return matchesRequirements(labels, fromLabelSelector(selector));
 }
 
 /** A Service's plain map selector: empty or missing selects nothing (no endpoints are managed). */
-export function mapSelectorMatches(selector: Labels | undefined, labels: Labels | undefined): boolean {
+export function mapSelectorMatches(
+  selector: Labels | undefined,
+  labels: Labels | undefined,
+): boolean {
   if (!selector || Object.keys(selector).length === 0) return false;
   const l = labels ?? {};
   return Object.entries(selector).every(([k, v]) => l[k] === v);
@@ -102,7 +108,10 @@ export function parseSelector(input: string): ParsedSelector {
 }
 
 function validKey(key: string): string {
-  if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(key) || key.length > 316) {
+  if (
+    !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(key) ||
+    key.length > 316
+  ) {
     throw new SelectorParseError(`unable to parse requirement: invalid label key "${key}"`);
   }
   return key;
@@ -133,7 +142,9 @@ export function formatLabels(labels: Labels | undefined): string {
 export function formatLabelSelector(selector: LabelSelector | undefined): string {
   if (!selector) return '<none>';
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
     parts.push(`${k}=${v}`);
   }
   for (const e of selector.matchExpressions ?? []) {
