@@ -3,6 +3,7 @@ import type { Prisma, PrismaClient } from './generated/client';
 import { LabCache } from './lab-cache';
 import { catchUp, reanchor, type TLabClockState } from './lab-clock';
 import {
+  deleteLabObjects,
   insertLab,
   loadLabObjects,
   lockLab,
@@ -199,6 +200,7 @@ export class LabStore<L extends TSimLab> {
       lastTickWallMs: nowWall,
       quiescent: !needsTicks,
       nextWakeAtMs: lab.nextWakeAt(),
+      traceSeqOffset: 0,
       traceSeq: trace.at(-1)?.seq ?? 0,
       commandSeq: 0,
       status: 'ACTIVE' as const,
@@ -266,7 +268,71 @@ export class LabStore<L extends TSimLab> {
     }
   }
 
-  /** Replaces a lab's cluster by a fresh one built from its blueprint (POST /reset). */
+  /**
+   * Replaces the lab's cluster by a fresh one built from its blueprint (POST /reset). The command
+   * history stays; trace seqs continue after the old ones (see traceSeqOffset), so a stream
+   * resumed with Last-Event-ID never confuses the two clusters.
+   */
+  async reset(labId: string, ownerId: string): Promise<TLabWriteResult<null>> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const row = await lockLab(tx, labId, { skipLocked: false });
+        if (!row || row.ownerId !== ownerId) return { kind: 'not-found' as const };
+        const lab = this.engine.create({
+          kind: row.kind,
+          scenarioId: row.scenarioId,
+          seed: row.seed,
+        });
+        if (!lab) return { kind: 'not-found' as const };
+        const first = lab.advance(0);
+        const snapshot = splitLabSnapshot(lab.serialize());
+        const offset = row.traceSeq;
+        const events = lab.trace(0).map((e) => shiftTrace(e, offset));
+        const nowWall = this.now();
+        const nextWakeAt = lab.nextWakeAt();
+        const quiescent = first.quiescent && nextWakeAt === null;
+        const revision = row.revision + 1;
+        const state = {
+          revision,
+          simTimeMs: lab.now,
+          speed: 1,
+          paused: false,
+          coreState: snapshot.core,
+          clockAnchorWallMs: nowWall,
+          clockAnchorSimMs: lab.now,
+          lastTickWallMs: nowWall,
+          quiescent,
+          nextWakeAtMs: nextWakeAt,
+          traceSeqOffset: offset,
+          traceSeq: events.at(-1)?.seq ?? offset,
+          commandSeq: row.commandSeq,
+          status: 'ACTIVE' as const,
+          lastActiveAt: new Date(nowWall),
+        };
+        await deleteLabObjects(tx, labId);
+        await persistLabChanges(tx, labId, {
+          upserts: snapshot.kvs,
+          deletes: [],
+          trace: events,
+          state,
+        });
+        this.cache.set(labId, revision, lab);
+        const { coreState: _core, lastActiveAt, ...rest } = state;
+        const commit: TLabCommit = {
+          revision,
+          simTimeMs: lab.now,
+          events,
+          objectsChanged: true,
+          needsTicks: !quiescent,
+          header: { ...rest, ...pickIdentity(row), lastActiveAt },
+        };
+        return { kind: 'ok' as const, result: null, commit };
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+  }
+
+  /** Drops a lab from this process's cache (after DELETE). */
   forget(labId: string): void {
     this.cache.delete(labId);
   }
@@ -276,7 +342,10 @@ export class LabStore<L extends TSimLab> {
       loadLabObjects(tx, row.id),
       readRecentTrace(tx, row.id, this.options.restoreTraceEvents),
     ]);
-    return this.engine.restore(mergeLabSnapshot(row.coreState, objects, trace));
+    const own = trace
+      .filter((e) => e.seq > row.traceSeqOffset)
+      .map((e) => shiftTrace(e, -row.traceSeqOffset));
+    return this.engine.restore(mergeLabSnapshot(row.coreState, objects, own));
   }
 
   private async persist(
@@ -292,7 +361,11 @@ export class LabStore<L extends TSimLab> {
     const touched = new Set([...ctx.changed, ...ctx.deleted]);
     const upserts = [...touched].filter((key) => byKey.has(key)).map((key) => byKey.get(key)!);
     const deletes = [...touched].filter((key) => !byKey.has(key));
-    const events = lab.trace(row.traceSeq).filter((e) => e.seq > row.traceSeq);
+    const simSeq = row.traceSeq - row.traceSeqOffset;
+    const events = lab
+      .trace(simSeq)
+      .filter((e) => e.seq > simSeq)
+      .map((e) => shiftTrace(e, row.traceSeqOffset));
     const nextWakeAt = lab.nextWakeAt();
     const quiescent = last.quiescent && nextWakeAt === null;
     const revision = row.revision + 1;
@@ -308,6 +381,7 @@ export class LabStore<L extends TSimLab> {
       lastTickWallMs: ctx.nowWallMs,
       quiescent,
       nextWakeAtMs: nextWakeAt,
+      traceSeqOffset: row.traceSeqOffset,
       traceSeq: events.at(-1)?.seq ?? row.traceSeq,
       commandSeq: command ? command.seq : row.commandSeq,
       status: ctx.status,
@@ -322,16 +396,29 @@ export class LabStore<L extends TSimLab> {
       events,
       objectsChanged: upserts.length + deletes.length > 0,
       needsTicks: state.status === 'ACTIVE' && !state.paused && !quiescent,
-      header: {
-        ...rest,
-        id: row.id,
-        ownerId: row.ownerId,
-        kind: row.kind,
-        scenarioId: row.scenarioId,
-        seed: row.seed,
-        createdAt: row.createdAt,
-        lastActiveAt: lastActiveAt ?? row.lastActiveAt,
-      },
+      header: { ...rest, ...pickIdentity(row), lastActiveAt: lastActiveAt ?? row.lastActiveAt },
     };
   }
+}
+
+function pickIdentity(row: TLabRecord) {
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    kind: row.kind,
+    scenarioId: row.scenarioId,
+    seed: row.seed,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Moves a trace event between simulator seqs and stored seqs (causes move with it). */
+function shiftTrace(event: TLabTraceRecord, by: number): TLabTraceRecord {
+  if (by === 0) return event;
+  const out = { ...event, seq: event.seq + by };
+  if (event.causedBy !== undefined) {
+    if (event.causedBy + by > 0) out.causedBy = event.causedBy + by;
+    else delete out.causedBy;
+  }
+  return out;
 }

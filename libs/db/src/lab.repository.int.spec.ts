@@ -28,6 +28,7 @@ function state(over: Partial<TLabStateUpdate> = {}): TLabStateUpdate {
     lastTickWallMs: 1_764_000_000_000,
     quiescent: false,
     nextWakeAtMs: null,
+    traceSeqOffset: 0,
     traceSeq: 1,
     commandSeq: 0,
     status: 'ACTIVE',

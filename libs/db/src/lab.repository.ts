@@ -28,6 +28,8 @@ export interface TLabRecord {
   lastTickWallMs: number;
   quiescent: boolean;
   nextWakeAtMs: number | null;
+  /** stored trace seq = simulator seq + offset (a reset restarts the simulator's seqs) */
+  traceSeqOffset: number;
   traceSeq: number;
   commandSeq: number;
   createdAt: Date;
@@ -81,6 +83,7 @@ export type TLabStateUpdate = Pick<
   | 'lastTickWallMs'
   | 'quiescent'
   | 'nextWakeAtMs'
+  | 'traceSeqOffset'
   | 'traceSeq'
   | 'commandSeq'
   | 'status'
@@ -118,8 +121,8 @@ type TRawLab = Omit<
 
 const HEADER_COLUMNS = Prisma.sql`"id", "ownerId", "kind", "scenarioId", "status", "seed",
   "simTimeMs", "speed", "paused", "revision", "clockAnchorWallMs", "clockAnchorSimMs",
-  "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeq", "commandSeq", "createdAt",
-  "lastActiveAt"`;
+  "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeqOffset", "traceSeq", "commandSeq",
+  "createdAt", "lastActiveAt"`;
 
 function toLabRecord<T extends Partial<TRawLab>>(raw: T): T & TLabHeader {
   return {
@@ -203,13 +206,13 @@ export async function insertLab(tx: Prisma.TransactionClient, lab: TNewLab): Pro
   const s = lab.state;
   await tx.$executeRaw`INSERT INTO "Lab" ("id", "ownerId", "kind", "scenarioId", "status", "seed",
       "simTimeMs", "speed", "paused", "revision", "coreState", "clockAnchorWallMs",
-      "clockAnchorSimMs", "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeq", "commandSeq",
-      "createdAt", "lastActiveAt")
+      "clockAnchorSimMs", "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeqOffset",
+      "traceSeq", "commandSeq", "createdAt", "lastActiveAt")
     VALUES (${lab.id}, ${lab.ownerId}, ${lab.kind}::"LabKind", ${lab.scenarioId},
       ${s.status}::"LabStatus", ${lab.seed}, ${s.simTimeMs}, ${s.speed}, ${s.paused},
       ${s.revision}, ${s.coreState}, ${s.clockAnchorWallMs}, ${s.clockAnchorSimMs},
-      ${s.lastTickWallMs}, ${s.quiescent}, ${s.nextWakeAtMs}, ${s.traceSeq}, ${s.commandSeq},
-      now(), now())`;
+      ${s.lastTickWallMs}, ${s.quiescent}, ${s.nextWakeAtMs}, ${s.traceSeqOffset}, ${s.traceSeq},
+      ${s.commandSeq}, now(), now())`;
   await upsertObjects(tx, lab.id, lab.objects);
   await insertTrace(tx, lab.id, lab.trace);
 }
@@ -245,7 +248,8 @@ async function updateLabState(
       "speed" = ${s.speed}, "paused" = ${s.paused}, "coreState" = ${s.coreState},
       "clockAnchorWallMs" = ${s.clockAnchorWallMs}, "clockAnchorSimMs" = ${s.clockAnchorSimMs},
       "lastTickWallMs" = ${s.lastTickWallMs}, "quiescent" = ${s.quiescent},
-      "nextWakeAtMs" = ${s.nextWakeAtMs}, "traceSeq" = ${s.traceSeq},
+      "nextWakeAtMs" = ${s.nextWakeAtMs}, "traceSeqOffset" = ${s.traceSeqOffset},
+      "traceSeq" = ${s.traceSeq},
       "commandSeq" = ${s.commandSeq}, "status" = ${s.status}::"LabStatus" ${lastActive}
     WHERE "id" = ${labId}`;
 }
@@ -358,6 +362,11 @@ export async function listLabCommands(
       "exitCode", "simTimeMs", "wallMs", "createdAt"
     FROM "LabCommand" WHERE "labId" = ${labId} ORDER BY "seq" DESC LIMIT ${limit}`;
   return rows.reverse().map((r) => ({ ...r, simTimeMs: Number(r.simTimeMs) }));
+}
+
+/** Empties a lab's keyspace (reset: a fresh cluster replaces it). */
+export async function deleteLabObjects(tx: Prisma.TransactionClient, labId: string): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "LabObject" WHERE "labId" = ${labId}`;
 }
 
 export async function deleteLab(db: TDb, labId: string): Promise<boolean> {

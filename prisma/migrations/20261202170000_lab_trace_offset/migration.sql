@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Lab" ADD COLUMN     "traceSeqOffset" INTEGER NOT NULL DEFAULT 0;
+
