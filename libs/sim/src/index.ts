@@ -5,3 +5,8 @@ export * from './runtime/rng';
 export * from './runtime/component';
 export * from './lab/lab-types';
 export * from './shared';
+export * from './lab/lab';
+export type { SchedulerView } from './lab/components';
+export * from './trace/trace-store';
+export type { EtcdSnapshot, EtcdMember, KeyValue } from './etcd/etcd-store';
+export { quorumSize, faultTolerance, ETCD_TIMEOUT_MESSAGE } from './etcd/etcd-store';

@@ -36,7 +36,8 @@ export interface LabOptions {
 
 /** A process the learner can stop/start: control-plane components, or a per-node daemon. */
 export interface ProcessRef {
-  component: ComponentName;
+  /** a component, or `containerd` (per node) */
+  component: ComponentName | 'containerd';
   /** for kubelet / kube-proxy / containerd: the node name */
   node?: string;
 }

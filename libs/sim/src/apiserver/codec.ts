@@ -1,0 +1,88 @@
+// How objects are stored in etcd. The simulator stores JSON (not protobuf) so learners can read
+// `etcdctl get` output, but keeps the two facts that matter: a Secret's data sits there as plain
+// bytes (base64 is only the API's JSON transport), unless encryption at rest wraps the whole
+// value in `k8s:enc:aescbc:v1:<key>:`.
+
+import type { EncryptionConfig } from '../etcd/encryption';
+import {
+  base64Decode,
+  base64Encode,
+  decryptValue,
+  encryptValue,
+  utf8Decode,
+  utf8Encode,
+} from '../etcd/encryption';
+import type { KubeObject } from '../model';
+
+const SECRETS_PREFIX = '/registry/secrets/';
+
+export function encodeObject(
+  key: string,
+  obj: KubeObject,
+  encryption: EncryptionConfig | null,
+  nonce: string,
+): string {
+  if (!key.startsWith(SECRETS_PREFIX)) return JSON.stringify(obj);
+  const data = (obj as { data?: Record<string, string> }).data;
+  const stored: Record<string, unknown> = { ...obj };
+  if (data) {
+    const raw: Record<string, string> = {};
+    for (const k of Object.keys(data).sort())
+      raw[k] = utf8Decode(base64Decode(data[k] as string) ?? '');
+    stored['data'] = raw;
+  }
+  const json = JSON.stringify(stored);
+  return encryption ? encryptValue(encryption, json, nonce) : json;
+}
+
+export type Decoded = { ok: true; obj: KubeObject } | { ok: false; error: string };
+
+export function decodeObject(
+  key: string,
+  value: string,
+  encryption: EncryptionConfig | null,
+): Decoded {
+  let text: string | null = value;
+  if (value.startsWith('k8s:enc:')) {
+    text = decryptValue(encryption, value);
+    if (text === null) {
+      return {
+        ok: false,
+        error: `no matching prefix found in the encryption configuration for key "${key}"`,
+      };
+    }
+  }
+  let obj: KubeObject;
+  try {
+    obj = JSON.parse(text) as KubeObject;
+  } catch {
+    return { ok: false, error: `unable to decode object stored at key "${key}": corrupted data` };
+  }
+  if (!obj || typeof obj !== 'object' || typeof obj.kind !== 'string' || !obj.metadata) {
+    return {
+      ok: false,
+      error: `unable to decode object stored at key "${key}": Object 'Kind' is missing`,
+    };
+  }
+  if (key.startsWith(SECRETS_PREFIX)) {
+    const data = (obj as { data?: Record<string, string> }).data;
+    if (data) {
+      const enc: Record<string, string> = {};
+      for (const k of Object.keys(data)) enc[k] = base64Encode(utf8Encode(data[k] as string));
+      (obj as { data?: Record<string, string> }).data = enc;
+    }
+  }
+  return { ok: true, obj };
+}
+
+/** Fast deep clone for JSON data (objects handed out must never alias the cache). */
+export function deepClone<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(deepClone) as unknown as T;
+  const out: Record<string, unknown> = {};
+  for (const k in v as Record<string, unknown>) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = deepClone(x);
+  }
+  return out as T;
+}

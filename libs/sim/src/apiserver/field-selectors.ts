@@ -1,0 +1,78 @@
+// fieldSelector support per resource (the conversion funcs' field label tables in
+// k8s.io/kubernetes/pkg/apis/*/v1/conversion.go). Unknown labels are a 400 from the apiserver.
+
+import type { KubeObject } from '../model';
+
+export interface FieldRequirement {
+  field: string;
+  op: '=' | '!=';
+  value: string;
+}
+
+const COMMON = ['metadata.name', 'metadata.namespace'];
+const EXTRA: Record<string, string[]> = {
+  pods: [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ],
+  events: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
+  nodes: ['spec.unschedulable'],
+  namespaces: ['status.phase'],
+  secrets: ['type'],
+  replicasets: ['status.replicas'],
+  jobs: ['status.successful'],
+};
+
+export class FieldSelectorError extends Error {}
+
+export function parseFieldSelector(
+  resource: string,
+  input: string | undefined,
+): FieldRequirement[] {
+  if (!input || input.trim() === '') return [];
+  const allowed = [...COMMON, ...(EXTRA[resource] ?? [])];
+  return input.split(',').map((part) => {
+    const m = part.trim().match(/^([^!=]+?)\s*(==|=|!=)\s*(.*)$/);
+    if (!m) throw new FieldSelectorError(`invalid selector: '${part}'; can't understand '${part}'`);
+    const field = (m[1] as string).trim();
+    if (!allowed.includes(field))
+      throw new FieldSelectorError(`field label not supported: ${field}`);
+    return { field, op: m[2] === '!=' ? '!=' : '=', value: (m[3] as string).trim() };
+  });
+}
+
+function fieldValue(obj: KubeObject, field: string): string {
+  let cur: unknown = obj;
+  if (field === 'source') {
+    const src = (obj as { source?: { component?: string } }).source;
+    return src?.component ?? '';
+  }
+  for (const part of field.split('.')) {
+    if (cur === null || typeof cur !== 'object') return '';
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  if (cur === undefined || cur === null) return '';
+  return String(cur);
+}
+
+export function matchesFields(obj: KubeObject, reqs: FieldRequirement[]): boolean {
+  return reqs.every((r) => (fieldValue(obj, r.field) === r.value) === (r.op === '='));
+}

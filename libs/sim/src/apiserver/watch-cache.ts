@@ -1,0 +1,165 @@
+// The apiserver's watch cache (k8s.io/apiserver/pkg/storage/cacher): the decoded current state of
+// every resource plus a bounded, revision-ordered history of changes per resource. It follows
+// etcd's change stream (so it also sees writes that bypass the apiserver, like a disaster or a
+// snapshot restore) and serves lists and watches even when etcd has lost quorum.
+
+import type { WatchEvent } from '../client/api-client';
+import type { KubeObject } from '../model';
+import type { ResourceInfo } from '../model/resources';
+import { RESOURCES } from '../model/resources';
+
+export interface CachedEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  prev?: KubeObject;
+  revision: number;
+  traceSeq?: number;
+}
+
+/** An object whose stored bytes the apiserver cannot decode (corrupted, or an unknown key). */
+export interface CorruptEntry {
+  corrupt: true;
+  key: string;
+  error: string;
+}
+
+export type CacheEntry = KubeObject | CorruptEntry;
+
+export function isCorrupt(e: CacheEntry | undefined): e is CorruptEntry {
+  return !!e && (e as CorruptEntry).corrupt === true;
+}
+
+interface ResourceCache {
+  info: ResourceInfo;
+  objects: Map<string, CacheEntry>;
+  history: CachedEvent[];
+  /** every event with revision > bound is in history */
+  bound: number;
+}
+
+const STORED = RESOURCES.filter(
+  (r) => !['bindings', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].includes(r.resource),
+);
+const PREFIXES = STORED.map((r) => ({ prefix: `/registry/${r.etcdPrefix}/`, info: r })).sort(
+  (a, b) => b.prefix.length - a.prefix.length,
+);
+
+export function resourceForKey(
+  key: string,
+): { info: ResourceInfo; namespace?: string; name: string } | undefined {
+  for (const p of PREFIXES) {
+    if (!key.startsWith(p.prefix)) continue;
+    const rest = key.slice(p.prefix.length).split('/');
+    if (p.info.namespaced && rest.length === 2)
+      return { info: p.info, namespace: rest[0], name: rest[1] as string };
+    if (!p.info.namespaced && rest.length === 1) return { info: p.info, name: rest[0] as string };
+  }
+  return undefined;
+}
+
+export class WatchCache {
+  private caches = new Map<string, ResourceCache>();
+
+  constructor(
+    startRevision: number,
+    private readonly capacity = 20_000,
+  ) {
+    for (const info of STORED) {
+      this.caches.set(info.resource, {
+        info,
+        objects: new Map(),
+        history: [],
+        bound: startRevision,
+      });
+    }
+  }
+
+  resourceCache(resource: string): ResourceCache | undefined {
+    return this.caches.get(resource);
+  }
+
+  get(resource: string, key: string): CacheEntry | undefined {
+    return this.caches.get(resource)?.objects.get(key);
+  }
+
+  /** Entries of a resource, sorted by etcd key (namespace/name order, as etcd ranges return). */
+  list(resource: string, namespace?: string): CacheEntry[] {
+    const c = this.caches.get(resource);
+    if (!c) return [];
+    const prefix =
+      namespace && c.info.namespaced ? `/registry/${c.info.etcdPrefix}/${namespace}/` : '';
+    const keys = [...c.objects.keys()].filter((k) => k.startsWith(prefix)).sort();
+    return keys.map((k) => c.objects.get(k) as CacheEntry);
+  }
+
+  /** Seeds the current state without history (startup / restore). */
+  seed(resource: string, key: string, entry: CacheEntry): void {
+    this.caches.get(resource)?.objects.set(key, entry);
+  }
+
+  apply(
+    resource: string,
+    key: string,
+    entry: CacheEntry | null,
+    revision: number,
+    traceSeq?: number,
+  ): CachedEvent | null {
+    const c = this.caches.get(resource);
+    if (!c) return null;
+    const prevEntry = c.objects.get(key);
+    const prev = prevEntry && !isCorrupt(prevEntry) ? prevEntry : undefined;
+    let ev: CachedEvent | null = null;
+    if (entry === null) {
+      c.objects.delete(key);
+      if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision };
+    } else {
+      c.objects.set(key, entry);
+      if (!isCorrupt(entry))
+        ev = prev
+          ? { type: 'MODIFIED', object: entry, prev, revision }
+          : { type: 'ADDED', object: entry, revision };
+    }
+    if (ev) {
+      if (traceSeq !== undefined) ev.traceSeq = traceSeq;
+      c.history.push(ev);
+      if (c.history.length > this.capacity) {
+        const drop = c.history.length - Math.floor(this.capacity / 2);
+        c.bound = (c.history[drop - 1] as CachedEvent).revision;
+        c.history = c.history.slice(drop);
+      }
+    }
+    return ev;
+  }
+
+  /** Forgets all history (after a snapshot restore): every watcher must relist. */
+  markCompacted(revision: number): void {
+    for (const c of this.caches.values()) {
+      c.history = [];
+      c.bound = revision;
+    }
+  }
+
+  /**
+   * Events with revision > since, or `{ expired: oldest }` when the history no longer reaches back
+   * that far (the caller answers 410 Expired).
+   */
+  eventsSince(resource: string, since: number): CachedEvent[] | { expired: number } {
+    const c = this.caches.get(resource);
+    if (!c) return [];
+    if (since < c.bound) return { expired: c.bound + 1 };
+    let lo = 0;
+    let hi = c.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((c.history[mid] as CachedEvent).revision <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return c.history.slice(lo);
+  }
+}
+
+function withRv(obj: KubeObject, revision: number): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+}
+
+export type { WatchEvent };

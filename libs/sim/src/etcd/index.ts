@@ -1,0 +1,2 @@
+export * from './etcd-store';
+export * from './encryption';

@@ -1,0 +1,3 @@
+export * from './lab-types';
+export * from './lab';
+export type { SchedulerView } from './components';

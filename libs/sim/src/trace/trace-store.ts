@@ -1,0 +1,80 @@
+// The lab's trace: an append-only log of TraceEvents with strictly increasing seq numbers. It is
+// bounded (oldest events fall off) so a long-running lab does not grow without limit; `since`
+// answers incremental reads for the UI and graders.
+
+import type { TraceEvent, TraceInput, TraceSink } from './trace-event';
+
+export interface TraceStoreState {
+  nextSeq: number;
+  events: TraceEvent[];
+}
+
+export const DEFAULT_TRACE_LIMIT = 50_000;
+
+export class TraceStore implements TraceSink {
+  private events: TraceEvent[] = [];
+  private nextSeq = 1;
+  private listeners: ((ev: TraceEvent) => void)[] = [];
+
+  constructor(
+    private readonly clock: () => number,
+    private readonly limit = DEFAULT_TRACE_LIMIT,
+  ) {}
+
+  emit(input: TraceInput): number {
+    const ev: TraceEvent = {
+      seq: this.nextSeq++,
+      t: this.clock(),
+      component: input.component,
+    } as TraceEvent;
+    // Fixed key order and no undefined values: the serialized trace is byte-stable.
+    if (input.node !== undefined) ev.node = input.node;
+    ev.verb = input.verb;
+    if (input.object !== undefined) ev.object = stripUndefined(input.object);
+    ev.message = input.message;
+    if (input.causedBy !== undefined) ev.causedBy = input.causedBy;
+    if (input.data !== undefined) ev.data = input.data;
+    this.events.push(ev);
+    // Trim in chunks so trimming stays amortised O(1).
+    if (this.events.length > this.limit + 1000) this.events = this.events.slice(-this.limit);
+    for (const l of this.listeners) l(ev);
+    return ev.seq;
+  }
+
+  /** Events with seq > sinceSeq (all retained events when omitted). */
+  since(sinceSeq = 0): TraceEvent[] {
+    const first = this.events[0];
+    if (!first || sinceSeq < first.seq) return this.events.slice();
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.events[mid] as TraceEvent).seq <= sinceSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.events.slice(lo);
+  }
+
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  onEvent(listener: (ev: TraceEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  toJSON(): TraceStoreState {
+    return { nextSeq: this.nextSeq, events: this.events.slice(-this.limit) };
+  }
+
+  load(state: TraceStoreState): void {
+    this.nextSeq = state.nextSeq;
+    this.events = state.events.slice();
+  }
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  const out = {} as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
