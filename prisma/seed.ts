@@ -17,8 +17,13 @@ async function seed(): Promise<void> {
     process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/kubejourney';
   const prisma = createPrismaClient(databaseUrl);
   try {
-    // Same algorithm as the API (argon2id); verification reads the parameters from the hash.
-    const passwordHash = await argon2.hash(PASSWORD, { type: argon2.argon2id });
+    // Same algorithm and parameters as the API (apps/api/src/modules/auth/crypto.repository.ts).
+    const passwordHash = await argon2.hash(PASSWORD, {
+      type: argon2.argon2id,
+      memoryCost: 19_456,
+      timeCost: 2,
+      parallelism: 1,
+    });
     for (const account of ACCOUNTS) {
       await prisma.user.upsert({
         where: { email: account.email },

@@ -200,3 +200,21 @@ describe('health and docs', () => {
     );
   });
 });
+
+describe('health when a dependency is down', () => {
+  it('should answer 503 naming the failing check when Redis is unreachable', async () => {
+    const broken = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const response = await request(broken.app.getHttpServer()).get('/api/health').expect(503);
+      expect(response.body).toEqual({
+        status: 'error',
+        checks: { postgres: 'up', redis: 'down' },
+        workers: 0,
+      });
+    } finally {
+      await broken.app.close();
+      await broken.prisma.$disconnect();
+      broken.redis.disconnect();
+    }
+  });
+});
