@@ -1,0 +1,79 @@
+// Turning watch events into the scheduler's ClusterEvents (pkg/scheduler/eventhandlers.go and
+// framework/events.go): a node update only counts when a scheduling property changed (not a
+// heartbeat), and a pod event is "assigned" or "unscheduled" by whether it has a node. The
+// summaries are small fingerprints, so they can be saved with the lab and a restored scheduler
+// reacts to the same changes as the original would.
+
+import type { Node, Pod } from '../../model';
+import { hex16, stableStringify } from '../../shared/hash';
+import type { ClusterEvent } from './plugin-types';
+import { isTerminal } from './node-info';
+
+export interface NodeSummary {
+  rv: string;
+  allocatable: string;
+  labels: string;
+  taints: string;
+  conditions: string;
+  annotations: string;
+}
+
+export interface PodSummary {
+  rv: string;
+  node: string;
+  terminal: boolean;
+  labels: string;
+  /** the pod minus status/resourceVersion/managedFields (isPodUpdated) */
+  spec: string;
+}
+
+const h = (v: unknown): string => hex16(stableStringify(v ?? null));
+
+export function summarizeNode(node: Node): NodeSummary {
+  return {
+    rv: node.metadata.resourceVersion ?? '',
+    allocatable: h(node.status?.allocatable),
+    labels: h(node.metadata.labels),
+    taints: h({ t: node.spec.taints ?? [], u: !!node.spec.unschedulable }),
+    conditions: h((node.status?.conditions ?? []).map((c) => [c.type, c.status])),
+    annotations: h(node.metadata.annotations),
+  };
+}
+
+export function summarizePod(pod: Pod): PodSummary {
+  const meta = { ...pod.metadata };
+  delete meta.resourceVersion;
+  delete meta.generation;
+  delete meta.managedFields;
+  return {
+    rv: pod.metadata.resourceVersion ?? '',
+    node: pod.spec.nodeName ?? '',
+    terminal: isTerminal(pod),
+    labels: h(pod.metadata.labels),
+    spec: h({ meta, spec: pod.spec }),
+  };
+}
+
+/** nodeSchedulingPropertiesChange: which node updates can make a pending pod schedulable. */
+export function nodeUpdateEvents(old: NodeSummary, cur: NodeSummary): ClusterEvent[] {
+  const out: ClusterEvent[] = [];
+  if (old.allocatable !== cur.allocatable) out.push('NodeAllocatable');
+  if (old.labels !== cur.labels) out.push('NodeLabel');
+  if (old.taints !== cur.taints) out.push('NodeTaint');
+  if (old.conditions !== cur.conditions) out.push('NodeCondition');
+  if (old.annotations !== cur.annotations) out.push('NodeAnnotation');
+  return out;
+}
+
+/** Events an assigned pod's change produces (bound, relabelled, finished or deleted). */
+export function assignedPodEvents(
+  old: PodSummary | undefined,
+  cur: PodSummary | undefined,
+): ClusterEvent[] {
+  const wasAssigned = !!old && old.node !== '' && !old.terminal;
+  const isAssigned = !!cur && cur.node !== '' && !cur.terminal;
+  if (!wasAssigned && isAssigned) return ['AssignedPodAdd'];
+  if (wasAssigned && !isAssigned) return ['AssignedPodDelete'];
+  if (wasAssigned && isAssigned && old.labels !== cur.labels) return ['AssignedPodUpdate'];
+  return [];
+}

@@ -1,0 +1,571 @@
+// kube-scheduler as a simulated component: it watches pods without a node and the nodes, runs one
+// scheduling cycle at a time (about 10 ms of sim time each), binds through the pods/binding
+// subresource 10 ms later, and on failure writes exactly what the real one writes: a
+// FailedScheduling event and the PodScheduled=False condition. It never touches a node or a
+// container: it only writes spec.nodeName (through the binding) and the pod's status condition.
+
+import type { ApiResponse } from '../client/api-client';
+import type { Binding, Condition, Node, Pod, Service } from '../model';
+import type { ReplicaSet } from '../model/apps';
+import { isStatus } from '../model';
+import type { ComponentContext } from '../runtime/component';
+import { recordEvent } from '../shared/event-recorder';
+import { Informer } from '../shared/informer';
+import type { TraceObjectRef } from '../trace/trace-event';
+import type { SchedulingDecision } from './framework/decision';
+import type { NodeSummary, PodSummary } from './framework/cluster-events';
+import {
+  assignedPodEvents,
+  nodeUpdateEvents,
+  summarizeNode,
+  summarizePod,
+} from './framework/cluster-events';
+import { podKey } from './framework/node-info';
+import type { ClusterEvent } from './framework/plugin-types';
+import { podPriority, runPreemption } from './framework/preemption';
+import { failureMessage, scheduleOne } from './framework/schedule-one';
+import { SnapshotCache } from './framework/snapshot-cache';
+import type { Profile } from './plugins/default-plugins';
+import { DEFAULT_PROFILE } from './plugins/default-plugins';
+import type { QueuedPod, QueueState } from './queue/scheduling-queue';
+import { SchedulingQueue, UNSCHEDULABLE_FLUSH_PERIOD_MS } from './queue/scheduling-queue';
+
+export const SCHEDULER_COMPONENT = 'kube-scheduler';
+export const SCHEDULER_IDENTITY = 'system:kube-scheduler';
+/** sim ms one scheduling cycle takes; the binding lands this long after the decision */
+export const CYCLE_MS = 10;
+export const MAX_DECISIONS = 500;
+
+export interface Scheduler {
+  decisions(): SchedulingDecision[];
+  decisionFor(namespace: string, podName: string): SchedulingDecision | undefined;
+}
+
+interface PendingBind {
+  key: string;
+  uid?: string;
+  node: string;
+  at: number;
+  causedBy?: number;
+}
+
+interface SavedState {
+  queue: QueueState;
+  decisions: SchedulingDecision[];
+  pendingBinds: PendingBind[];
+  assumed: [string, string][];
+  nextPopAt: number;
+  startIndex: number;
+  nodes: [string, NodeSummary][];
+  pods: [string, PodSummary][];
+}
+
+const SOURCE = { component: 'default-scheduler' };
+
+export class KubeScheduler implements Scheduler {
+  readonly name = SCHEDULER_COMPONENT;
+  readonly identity = SCHEDULER_IDENTITY;
+  /** the unschedulable-pods ticker; every other timer is asked for with ctx.wakeAt */
+  readonly periodMs = UNSCHEDULABLE_FLUSH_PERIOD_MS;
+  readonly watches = ['pods', 'nodes'] as const;
+
+  private podInformer = new Informer<Pod>('pods');
+  private nodeInformer = new Informer<Node>('nodes');
+  private serviceInformer = new Informer<Service>('services');
+  private rsInformer = new Informer<ReplicaSet>('replicasets');
+  private cache = new SnapshotCache();
+  private queue = new SchedulingQueue();
+  private records: SchedulingDecision[] = [];
+  private pendingBinds: PendingBind[] = [];
+  /** pod key -> node: bound (or about to be) by us, not yet seen bound in the informer */
+  private assumed = new Map<string, string>();
+  private nextPopAt = 0;
+  private startIndex = 0;
+  private knownNodes = new Map<string, NodeSummary>();
+  private knownPods = new Map<string, PodSummary>();
+  private readonly interest: Map<string, Set<ClusterEvent>>;
+
+  constructor(private readonly profile: Profile = DEFAULT_PROFILE) {
+    this.interest = new Map(profile.filters.map((p) => [p.name, new Set(p.events)]));
+  }
+
+  decisions(): SchedulingDecision[] {
+    return [...this.records];
+  }
+
+  decisionFor(namespace: string, podName: string): SchedulingDecision | undefined {
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const d = this.records[i] as SchedulingDecision;
+      if (d.namespace === namespace && d.name === podName) return d;
+    }
+    return undefined;
+  }
+
+  reconcile(ctx: ComponentContext): void {
+    if (!this.sync(ctx)) return;
+    this.runDueBinds(ctx);
+    this.queue.flush(ctx.now);
+    if (ctx.now >= this.nextPopAt) {
+      const next = this.queue.pop();
+      if (next) {
+        this.scheduleOnePod(ctx, next);
+        this.nextPopAt = ctx.now + CYCLE_MS;
+      }
+    }
+    this.requestWake(ctx);
+  }
+
+  // ------------------------------------------------------------------ informers -> queue/cache
+
+  private sync(ctx: ComponentContext): boolean {
+    const { now } = ctx;
+    for (const ev of this.nodeInformer.sync(ctx.client)) {
+      const name = ev.object.metadata.name ?? '';
+      const old = this.knownNodes.get(name);
+      if (ev.type === 'DELETED') {
+        this.knownNodes.delete(name);
+        this.cache.setNode(name, undefined);
+        this.emitClusterEvent('NodeDelete', now);
+        continue;
+      }
+      const node = this.nodeInformer.get(undefined, name);
+      if (!node) continue;
+      const cur = summarizeNode(node);
+      this.knownNodes.set(name, cur);
+      this.cache.setNode(name, node);
+      if (!old) this.emitClusterEvent('NodeAdd', now);
+      else if (old.rv !== cur.rv)
+        for (const e of nodeUpdateEvents(old, cur)) this.emitClusterEvent(e, now);
+    }
+    for (const ev of this.podInformer.sync(ctx.client)) {
+      const key = podKey(ev.object);
+      const old = this.knownPods.get(key);
+      const pod =
+        ev.type === 'DELETED'
+          ? undefined
+          : this.podInformer.get(ev.object.metadata.namespace, ev.object.metadata.name ?? '');
+      const cur = pod ? summarizePod(pod) : undefined;
+      if (pod?.spec.nodeName) this.assumed.delete(key);
+      this.cache.setPod(key, this.withAssumption(key, pod));
+      // A relist after restore re-reports unchanged objects: they are no cluster events.
+      if (cur && old && cur.rv === old.rv) continue;
+      if (cur) this.knownPods.set(key, cur);
+      else this.knownPods.delete(key);
+      for (const e of assignedPodEvents(old, cur)) this.emitClusterEvent(e, now);
+      this.updateQueueForPod(
+        key,
+        pod,
+        old,
+        cur,
+        ev.type === 'ADDED' ? ev.traceSeq : undefined,
+        now,
+      );
+    }
+    this.serviceInformer.sync(ctx.client);
+    this.rsInformer.sync(ctx.client);
+    return this.podInformer.synced && this.nodeInformer.synced;
+  }
+
+  private withAssumption(key: string, pod: Pod | undefined): Pod | undefined {
+    const node = this.assumed.get(key);
+    if (!pod || !node || pod.spec.nodeName) return pod;
+    return { ...pod, spec: { ...pod.spec, nodeName: node } };
+  }
+
+  private isOurPending(pod: Pod | undefined): pod is Pod {
+    return (
+      !!pod &&
+      !pod.spec.nodeName &&
+      !pod.metadata.deletionTimestamp &&
+      pod.status?.phase !== 'Succeeded' &&
+      pod.status?.phase !== 'Failed' &&
+      (pod.spec.schedulerName ?? this.profile.schedulerName) === this.profile.schedulerName
+    );
+  }
+
+  private updateQueueForPod(
+    key: string,
+    pod: Pod | undefined,
+    old: PodSummary | undefined,
+    cur: PodSummary | undefined,
+    causedBy: number | undefined,
+    now: number,
+  ): void {
+    if (!this.isOurPending(pod) || this.assumed.has(key)) {
+      this.queue.delete(key);
+      return;
+    }
+    if (!this.queue.has(key)) {
+      this.queue.add({ key, uid: pod.metadata.uid, priority: podPriority(pod), causedBy }, now);
+      return;
+    }
+    if (old && cur && old.spec !== cur.spec) {
+      this.queue.onClusterEvent('UnscheduledPodUpdate', this.isInterested, now, key);
+    }
+  }
+
+  private readonly isInterested = (plugin: string, event: ClusterEvent): boolean =>
+    this.interest.get(plugin)?.has(event) ?? false;
+
+  private emitClusterEvent(event: ClusterEvent, now: number): void {
+    this.queue.onClusterEvent(event, this.isInterested, now);
+  }
+
+  // ------------------------------------------------------------------ scheduling cycle
+
+  private scheduleOnePod(ctx: ComponentContext, qp: QueuedPod): void {
+    const [namespace, name] = splitKey(qp.key);
+    const pod = this.podInformer.get(namespace, name);
+    if (!this.isOurPending(pod)) return;
+    const snapshot = this.cache.snapshot({
+      services: this.serviceInformer.list(),
+      replicaSets: this.rsInformer.list(),
+    });
+    const out = scheduleOne({
+      pod,
+      snapshot,
+      profile: this.profile,
+      rng: ctx.rng,
+      t: ctx.now,
+      attempt: qp.attempts,
+      startIndex: this.startIndex,
+    });
+    this.startIndex = out.nextStartIndex;
+    const decision = out.decision;
+    const object: TraceObjectRef = { kind: 'Pod', namespace, name };
+    const rejected: Record<string, string[]> = {};
+    for (const n of decision.nodes) {
+      const failed = n.filters.find((f) => f.verdict === 'fail');
+      if (failed) rejected[n.node] = failed.reasons ?? [];
+    }
+    const feasible = decision.nodes.filter((n) => n.feasible).map((n) => n.node);
+    ctx.trace.emit({
+      component: 'kube-scheduler',
+      verb: 'filter',
+      object,
+      message: `Filtered ${decision.numAllNodes} node(s) for pod ${qp.key}: ${feasible.length} feasible${feasible.length ? ` (${feasible.join(', ')})` : ''}`,
+      causedBy: qp.causedBy,
+      data: { attempt: qp.attempts, nodes: decision.numAllNodes, feasible, rejected },
+    });
+
+    if (out.result.kind === 'scheduled') {
+      const node = out.result.node;
+      const scores: Record<string, number> = {};
+      for (const n of decision.nodes) if (n.total !== null) scores[n.node] = n.total;
+      ctx.trace.emit({
+        component: 'kube-scheduler',
+        verb: 'score',
+        object,
+        message: decision.scoringSkipped
+          ? `Only ${node} fits pod ${qp.key}: scoring skipped`
+          : `Scored ${feasible.length} node(s) for pod ${qp.key}: ${node} wins with ${scores[node]}`,
+        causedBy: qp.causedBy,
+        data: { scores, winner: node, tied: decision.tiedNodes, skipped: decision.scoringSkipped },
+      });
+      this.record(decision);
+      // assume: count the pod on its node now, so the next cycle sees the space taken
+      this.assumed.set(qp.key, node);
+      this.cache.setPod(qp.key, { ...pod, spec: { ...pod.spec, nodeName: node } });
+      this.pendingBinds.push({
+        key: qp.key,
+        uid: pod.metadata.uid,
+        node,
+        at: ctx.now + CYCLE_MS,
+        causedBy: qp.causedBy,
+      });
+      return;
+    }
+
+    const result = out.result;
+    let nominatedNodeName: string | undefined;
+    if (result.runPostFilter) {
+      const pre = runPreemption(pod, snapshot, result.diagnosis, this.profile);
+      result.diagnosis.postFilterMsg = pre.message;
+      decision.postFilter = { plugin: 'DefaultPreemption', message: pre.message };
+      if (pre.candidate) {
+        nominatedNodeName = pre.candidate.node;
+        decision.postFilter.nominatedNode = pre.candidate.node;
+        decision.postFilter.victims = pre.candidate.victims.map(podKey);
+        this.preempt(ctx, pod, pre.candidate.node, pre.candidate.victims, qp.causedBy);
+      }
+    }
+    const message = failureMessage(snapshot.nodes.length, result);
+    decision.message = message;
+    this.record(decision);
+    ctx.trace.emit({
+      component: 'kube-scheduler',
+      verb: 'unschedulable',
+      object,
+      message,
+      causedBy: qp.causedBy,
+      data: { attempt: qp.attempts, rejected, nominatedNodeName: nominatedNodeName ?? null },
+    });
+    this.handleFailure(
+      ctx,
+      pod,
+      qp,
+      result.unschedulablePlugins,
+      message,
+      'Unschedulable',
+      nominatedNodeName,
+    );
+  }
+
+  private record(decision: SchedulingDecision): void {
+    this.records.push(decision);
+    if (this.records.length > MAX_DECISIONS)
+      this.records.splice(0, this.records.length - MAX_DECISIONS);
+  }
+
+  /** handleSchedulingFailure: event, PodScheduled=False condition, back into the queue. */
+  private handleFailure(
+    ctx: ComponentContext,
+    pod: Pod,
+    qp: QueuedPod,
+    unschedulablePlugins: string[],
+    message: string,
+    reason: 'Unschedulable' | 'SchedulerError',
+    nominatedNodeName?: string,
+  ): void {
+    const current = this.podInformer.get(pod.metadata.namespace, pod.metadata.name ?? '');
+    if (current && !current.spec.nodeName)
+      this.queue.requeueAfterFailure(qp, unschedulablePlugins, ctx.now);
+    recordEvent(ctx.client, ctx.nowIso, SOURCE, {
+      involved: pod,
+      type: 'Warning',
+      reason: 'FailedScheduling',
+      message,
+    });
+    if (current) this.updatePodCondition(ctx, current, reason, message, nominatedNodeName);
+  }
+
+  private updatePodCondition(
+    ctx: ComponentContext,
+    pod: Pod,
+    reason: string,
+    message: string,
+    nominatedNodeName?: string,
+  ): void {
+    const conditions = pod.status?.conditions ?? [];
+    const existing = conditions.find((c) => c.type === 'PodScheduled');
+    const sameCondition =
+      existing?.status === 'False' && existing.reason === reason && existing.message === message;
+    const nominatedChanged =
+      nominatedNodeName !== undefined && pod.status?.nominatedNodeName !== nominatedNodeName;
+    if (sameCondition && !nominatedChanged) return;
+    const condition: Condition = {
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime:
+        existing?.status === 'False' ? (existing.lastTransitionTime ?? ctx.nowIso) : ctx.nowIso,
+      reason,
+      message,
+    };
+    const status = {
+      ...(pod.status ?? {}),
+      conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), condition],
+      ...(nominatedNodeName !== undefined ? { nominatedNodeName } : {}),
+    };
+    ctx.client.request({
+      verb: 'update',
+      resource: 'pods',
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name,
+      subresource: 'status',
+      body: { ...pod, status },
+    });
+  }
+
+  /** DefaultPreemption's prepareCandidate: mark, delete and report every victim. */
+  private preempt(
+    ctx: ComponentContext,
+    preemptor: Pod,
+    node: string,
+    victims: Pod[],
+    causedBy?: number,
+  ): void {
+    for (const victim of victims) {
+      const seq = ctx.trace.emit({
+        component: 'kube-scheduler',
+        verb: 'preempt',
+        object: {
+          kind: 'Pod',
+          namespace: victim.metadata.namespace,
+          name: victim.metadata.name ?? '',
+        },
+        message: `Preempting ${podKey(victim)} on ${node} for ${podKey(preemptor)}`,
+        causedBy,
+      });
+      const disruption: Condition = {
+        type: 'DisruptionTarget',
+        status: 'True',
+        lastTransitionTime: ctx.nowIso,
+        reason: 'PreemptionByScheduler',
+        message: `${preemptor.spec.schedulerName ?? this.profile.schedulerName}: preempting to accommodate a higher priority pod`,
+      };
+      ctx.client.request({
+        verb: 'update',
+        resource: 'pods',
+        namespace: victim.metadata.namespace,
+        name: victim.metadata.name,
+        subresource: 'status',
+        body: {
+          ...victim,
+          status: {
+            ...(victim.status ?? {}),
+            conditions: [
+              ...(victim.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'),
+              disruption,
+            ],
+          },
+        },
+        causedBy: seq,
+      });
+      ctx.client.request({
+        verb: 'delete',
+        resource: 'pods',
+        namespace: victim.metadata.namespace,
+        name: victim.metadata.name,
+        causedBy: seq,
+      });
+      recordEvent(ctx.client, ctx.nowIso, SOURCE, {
+        involved: victim,
+        type: 'Normal',
+        reason: 'Preempted',
+        message: `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${node}`,
+      });
+    }
+  }
+
+  // ------------------------------------------------------------------ binding cycle
+
+  private runDueBinds(ctx: ComponentContext): void {
+    const due = this.pendingBinds.filter((b) => b.at <= ctx.now);
+    if (due.length === 0) return;
+    this.pendingBinds = this.pendingBinds.filter((b) => b.at > ctx.now);
+    for (const b of due) this.bind(ctx, b);
+  }
+
+  private bind(ctx: ComponentContext, b: PendingBind): void {
+    const [namespace, name] = splitKey(b.key);
+    const seq = ctx.trace.emit({
+      component: 'kube-scheduler',
+      verb: 'bind',
+      object: { kind: 'Pod', namespace, name },
+      message: `Binding ${b.key} to ${b.node} (POST pods/binding: only spec.nodeName changes)`,
+      causedBy: b.causedBy,
+      data: { node: b.node },
+    });
+    const body: Binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name, namespace, ...(b.uid ? { uid: b.uid } : {}) },
+      target: { kind: 'Node', name: b.node },
+    };
+    const res = ctx.client.request({
+      verb: 'create',
+      resource: 'pods',
+      namespace,
+      name,
+      subresource: 'binding',
+      body,
+      causedBy: seq,
+    });
+    const pod = this.podInformer.get(namespace, name);
+    if (res.code === 200 || res.code === 201) {
+      if (pod) {
+        recordEvent(ctx.client, ctx.nowIso, SOURCE, {
+          involved: pod,
+          type: 'Normal',
+          reason: 'Scheduled',
+          message: `Successfully assigned ${namespace}/${name} to ${b.node}`,
+        });
+      }
+      return;
+    }
+    // The binding failed: forget the assumption and retry after a back-off.
+    this.assumed.delete(b.key);
+    this.cache.setPod(b.key, pod);
+    const message = errorText(res);
+    const decision = this.decisionFor(namespace, name);
+    if (decision && decision.node === b.node) decision.bindError = message;
+    ctx.trace.emit({
+      component: 'kube-scheduler',
+      verb: 'bind-failed',
+      object: { kind: 'Pod', namespace, name },
+      message: `Binding ${b.key} to ${b.node} failed: ${message}`,
+      causedBy: res.traceSeq ?? seq,
+    });
+    if (!pod || res.code === 404) return;
+    const qp: QueuedPod = {
+      key: b.key,
+      uid: b.uid,
+      priority: podPriority(pod),
+      timestamp: ctx.now,
+      attempts: decision?.attempt ?? 1,
+      seq: 0,
+      where: 'backoff',
+      unschedulablePlugins: [],
+      causedBy: b.causedBy,
+    };
+    if (res.code === 0) {
+      // apiserver unreachable: no event can be written either; just retry later
+      this.queue.requeueAfterFailure(qp, [], ctx.now);
+      return;
+    }
+    this.handleFailure(ctx, pod, qp, [], message, 'SchedulerError');
+  }
+
+  // ------------------------------------------------------------------ timers and state
+
+  private requestWake(ctx: ComponentContext): void {
+    const times: number[] = this.pendingBinds.map((b) => b.at);
+    if (this.queue.activeCount() > 0) times.push(Math.max(this.nextPopAt, ctx.now + 1));
+    const timer = this.queue.nextTimerAt();
+    if (timer !== null) times.push(Math.max(timer, ctx.now + 1));
+    if (times.length > 0) ctx.wakeAt(Math.min(...times));
+  }
+
+  saveState(): SavedState {
+    return {
+      queue: this.queue.toJSON(),
+      decisions: this.records,
+      pendingBinds: this.pendingBinds,
+      assumed: [...this.assumed.entries()].sort(),
+      nextPopAt: this.nextPopAt,
+      startIndex: this.startIndex,
+      nodes: [...this.knownNodes.entries()].sort(),
+      pods: [...this.knownPods.entries()].sort(),
+    };
+  }
+
+  loadState(state: unknown): void {
+    const s = (state ?? {}) as Partial<SavedState>;
+    this.queue = SchedulingQueue.fromJSON(s.queue);
+    this.records = s.decisions ?? [];
+    this.pendingBinds = s.pendingBinds ?? [];
+    this.assumed = new Map(s.assumed ?? []);
+    this.nextPopAt = s.nextPopAt ?? 0;
+    this.startIndex = s.startIndex ?? 0;
+    this.knownNodes = new Map(s.nodes ?? []);
+    this.knownPods = new Map(s.pods ?? []);
+    // Caches are rebuilt from a relist; the summaries above make it report only real changes.
+    this.podInformer = new Informer<Pod>('pods');
+    this.nodeInformer = new Informer<Node>('nodes');
+    this.serviceInformer = new Informer<Service>('services');
+    this.rsInformer = new Informer<ReplicaSet>('replicasets');
+    this.cache = new SnapshotCache();
+  }
+}
+
+function splitKey(key: string): [string, string] {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+function errorText(res: ApiResponse): string {
+  if (typeof res.body === 'string') return res.body;
+  if (isStatus(res.body)) return res.body.message ?? res.body.reason ?? `HTTP ${res.code}`;
+  return `HTTP ${res.code}`;
+}
