@@ -185,7 +185,7 @@ export class Containerd {
     );
     // host-local hands out the next free address after the last one it gave (.1 is the gateway).
     for (let k = 1; k <= 253; k++) {
-      const n = ((this.lastIp - 1 + k) % 253) + 2;
+      const n = ((this.lastIp - 2 + k + 253) % 253) + 2;
       const ip = `${octets[0]}.${octets[1]}.${octets[2]}.${n}`;
       if (!used.has(ip)) {
         this.lastIp = n;

@@ -1,0 +1,415 @@
+// The kubelet of one node: registers its Node, renews its Lease, reports node status, and runs a
+// pod worker for every pod bound to it (fieldSelector spec.nodeName). It talks to the cluster only
+// through its ApiClient (identity system:node:<name>) and to the machine only through NodeHost.
+// Containers live in the host's containerd, so they keep running when this process stops.
+
+import type { Condition, KubeObject, Lease, Node, Pod } from '../model';
+import { isStatus } from '../model';
+import type { Component, ComponentContext } from '../runtime/component';
+import type { NodeHost } from '../node/node-host';
+import { klogLine } from '../node/systemd';
+import { recordEvent } from '../shared/event-recorder';
+import { Informer } from '../shared/informer';
+import { microIsoAt } from '../shared/time';
+import type { BackoffTable } from './backoff';
+import { buildPodStatus } from './pod-status';
+import type { PodRuntime, WorkerEnv } from './pod-worker';
+import { adoptFromRuntime, containerViews, newPodRuntime, syncPod } from './pod-worker';
+import {
+  buildLease,
+  buildNode,
+  LEASE_RENEW_MS,
+  NODE_STATUS_REPORT_MS,
+  NODE_STATUS_UPDATE_MS,
+  nodeConditions,
+  nodeImages,
+} from './node-status';
+
+/** RunPodSandbox + CNI ADD: a few hundred ms on a real node. */
+const SANDBOX_BASE_MS = 400;
+const SANDBOX_JITTER_MS = 200;
+
+export interface KubeletState {
+  registered: boolean;
+  nodeUid?: string;
+  nextLeaseAt: number;
+  nextStatusAt: number;
+  lastStatusReportAt: number;
+  lastNodeFingerprint?: string;
+  pods: Record<string, PodRuntime>;
+  backoffs: BackoffTable;
+}
+
+export interface Kubelet extends Component {
+  /** the kubelet's private view of its pods (for the UI and tests) */
+  podRuntime(uid: string): PodRuntime | undefined;
+}
+
+function initialState(): KubeletState {
+  return {
+    registered: false,
+    nextLeaseAt: 0,
+    nextStatusAt: 0,
+    lastStatusReportAt: -Infinity,
+    pods: {},
+    backoffs: {},
+  };
+}
+
+export function createKubelet(host: NodeHost): Kubelet {
+  const name = host.name;
+  let pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
+  let state = initialState();
+
+  const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
+    host.systemd.log(
+      'kubelet',
+      ctx.now,
+      klogLine(sev, ctx.now, host.epochMs, host.systemd.get('kubelet').mainPid, file, msg),
+    );
+  };
+
+  const emit = (
+    ctx: ComponentContext,
+    verb: string,
+    message: string,
+    extra: {
+      object?: { kind: string; name: string; namespace?: string };
+      causedBy?: number;
+      data?: Record<string, unknown>;
+    } = {},
+  ): number => ctx.trace.emit({ component: 'kubelet', node: name, verb, message, ...extra });
+
+  // ------------------------------------------------------------ node registration and heartbeats
+
+  const register = (ctx: ComponentContext): void => {
+    const node = buildNode(host, ctx.nowIso);
+    const res = ctx.client.request({ verb: 'create', resource: 'nodes', body: node });
+    if (res.code === 201 || res.code === 200) {
+      state.nodeUid = (res.body as Node).metadata.uid;
+    } else if (res.code === 409) {
+      const got = ctx.client.request({ verb: 'get', resource: 'nodes', name });
+      if (got.code !== 200) return;
+      state.nodeUid = (got.body as Node).metadata.uid;
+    } else {
+      log(
+        ctx,
+        'E',
+        'kubelet_node_status.go:95',
+        `"Unable to register node with API server" err="${typeof res.body === 'string' ? res.body : isStatus(res.body) ? res.body.message : res.code}" node="${name}"`,
+      );
+      return;
+    }
+    state.registered = true;
+    log(ctx, 'I', 'kubelet_node_status.go:78', `"Successfully registered node" node="${name}"`);
+    emit(
+      ctx,
+      'register-node',
+      `Registered Node ${name} (${host.internalIP}, pod CIDR ${host.podCIDR}) with the apiserver`,
+      {
+        object: { kind: 'Node', name },
+        data: { capacity: node.status?.capacity, allocatable: node.status?.allocatable },
+      },
+    );
+    const involved: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name, uid: name } };
+    const src = { component: 'kubelet', host: name };
+    recordEvent(ctx.client, ctx.nowIso, src, {
+      involved,
+      type: 'Normal',
+      reason: 'Starting',
+      message: 'Starting kubelet.',
+    });
+    recordEvent(ctx.client, ctx.nowIso, src, {
+      involved,
+      type: 'Normal',
+      reason: 'NodeAllocatableEnforced',
+      message: 'Updated Node Allocatable limit across pods',
+    });
+    for (const r of [
+      'NodeHasSufficientMemory',
+      'NodeHasNoDiskPressure',
+      'NodeHasSufficientPID',
+      'NodeReady',
+    ]) {
+      recordEvent(ctx.client, ctx.nowIso, src, {
+        involved,
+        type: 'Normal',
+        reason: r,
+        message: `Node ${name} status is now: ${r}`,
+      });
+    }
+    state.nextStatusAt = ctx.now + NODE_STATUS_UPDATE_MS;
+    state.lastStatusReportAt = ctx.now;
+  };
+
+  const renewLease = (ctx: ComponentContext): void => {
+    const renew = microIsoAt(host.epochMs, ctx.now);
+    const got = ctx.client.request({
+      verb: 'get',
+      resource: 'leases',
+      namespace: 'kube-node-lease',
+      name,
+    });
+    let res;
+    if (got.code === 404) {
+      res = ctx.client.request({
+        verb: 'create',
+        resource: 'leases',
+        namespace: 'kube-node-lease',
+        body: buildLease(host, renew, state.nodeUid),
+      });
+    } else if (got.code === 200) {
+      const lease = got.body as Lease;
+      res = ctx.client.request({
+        verb: 'update',
+        resource: 'leases',
+        namespace: 'kube-node-lease',
+        name,
+        body: {
+          ...lease,
+          spec: { ...lease.spec, holderIdentity: name, leaseDurationSeconds: 40, renewTime: renew },
+        },
+      });
+    }
+    if (res && (res.code === 200 || res.code === 201)) {
+      emit(ctx, 'renew-lease', `Renewed Lease kube-node-lease/${name} (renewTime ${renew})`, {
+        object: { kind: 'Lease', namespace: 'kube-node-lease', name },
+      });
+      state.nextLeaseAt = ctx.now + LEASE_RENEW_MS;
+    } else {
+      log(
+        ctx,
+        'E',
+        'controller.go:145',
+        `"Failed to ensure lease exists, will retry" err="Get \\"https://${host.controlPlaneIP}:6443/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}?timeout=10s\\": dial tcp ${host.controlPlaneIP}:6443: connect: connection refused" interval="7s"`,
+      );
+      // client-go's lease controller retries with a short back-off (200 ms doubling to 7 s); keep it simple.
+      state.nextLeaseAt = ctx.now + 7_000;
+    }
+  };
+
+  const updateNodeStatus = (ctx: ComponentContext): void => {
+    const got = ctx.client.request({ verb: 'get', resource: 'nodes', name });
+    if (got.code !== 200) {
+      if (got.code === 404) state.registered = false;
+      else
+        log(
+          ctx,
+          'E',
+          'kubelet_node_status.go:549',
+          `"Error updating node status, will retry" err="error getting node \\"${name}\\": Get \\"https://${host.controlPlaneIP}:6443/api/v1/nodes/${name}?timeout=10s\\": dial tcp ${host.controlPlaneIP}:6443: connect: connection refused"`,
+        );
+      state.nextStatusAt = ctx.now + NODE_STATUS_UPDATE_MS;
+      return;
+    }
+    const node = got.body as Node;
+    const fresh = buildNode(host, ctx.nowIso);
+    const prevConds = node.status?.conditions as Condition[] | undefined;
+    const conditions = nodeConditions(ctx.nowIso, prevConds);
+    const images = nodeImages(host);
+    const fingerprint = JSON.stringify({
+      c: conditions.map((c) => [c.type, c.status, c.reason]),
+      images,
+      a: fresh.status?.allocatable,
+    });
+    const ctrlOverride = (prevConds ?? []).some((c) => c.type === 'Ready' && c.status !== 'True');
+    const due = ctx.now - state.lastStatusReportAt >= NODE_STATUS_REPORT_MS;
+    state.nextStatusAt = ctx.now + NODE_STATUS_UPDATE_MS;
+    if (fingerprint === state.lastNodeFingerprint && !due && !ctrlOverride) return;
+    const body: Node = { ...node, status: { ...fresh.status, conditions, images } };
+    const res = ctx.client.request({
+      verb: 'update',
+      resource: 'nodes',
+      name,
+      subresource: 'status',
+      body,
+    });
+    if (res.code === 200) {
+      state.lastNodeFingerprint = fingerprint;
+      state.lastStatusReportAt = ctx.now;
+      emit(
+        ctx,
+        'update-node-status',
+        `Posted NodeStatus for ${name}: Ready=True (${NODE_CONDITIONS_SUMMARY})`,
+        { object: { kind: 'Node', name } },
+      );
+    }
+  };
+
+  // ------------------------------------------------------------ pods
+
+  const postPodStatus = (ctx: ComponentContext, env: WorkerEnv, pod: Pod, rt: PodRuntime): void => {
+    if (rt.deleted) return;
+    const status = buildPodStatus(pod, {
+      hostIP: host.internalIP,
+      podIP: rt.podIP,
+      startTime: rt.startTime,
+      sandboxReady: !!rt.sandboxId && !rt.terminal,
+      containers: containerViews(env, pod, rt),
+      transitions: rt.transitions,
+      nowIso: ctx.nowIso,
+      terminal: rt.terminal,
+    });
+    const fp = JSON.stringify(status);
+    if (fp === rt.postedStatus) return;
+    const res = ctx.client.request({
+      verb: 'update',
+      resource: 'pods',
+      namespace: rt.namespace,
+      name: rt.name,
+      subresource: 'status',
+      body: { ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status },
+      causedBy: rt.cause,
+    });
+    if (res.code !== 200) return; // retried on the next sync
+    rt.postedStatus = fp;
+    const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
+    const total = (status.containerStatuses ?? []).length;
+    const waiting = (status.containerStatuses ?? [])
+      .map((c) => c.state.waiting?.reason)
+      .find(Boolean);
+    const summary = `${status.phase}${waiting ? `/${waiting}` : ''} ${ready}/${total}`;
+    if (summary !== rt.lastPhaseSummary) {
+      rt.lastPhaseSummary = summary;
+      rt.cause = ctx.trace.emit({
+        component: 'kubelet',
+        node: name,
+        verb: 'update-pod-status',
+        object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
+        message: `Reported pod ${rt.namespace}/${rt.name}: phase ${status.phase}${waiting ? ` (${waiting})` : ''}, ${ready}/${total} containers ready${status.podIP ? `, IP ${status.podIP}` : ''}`,
+        causedBy: rt.cause,
+        data: { phase: status.phase, ready, total, waiting, podIP: status.podIP },
+      });
+    }
+  };
+
+  const cleanupOrphan = (ctx: ComponentContext, rt: PodRuntime): void => {
+    // The pod object is gone (force delete or our own final delete): make sure nothing is left.
+    for (const c of host.containerd.listContainers({ podUid: rt.uid }))
+      host.containerd.stopContainer(c.id, ctx.now, 0);
+    host.advanceTo(ctx.now + 1);
+    for (const sb of host.containerd.listSandboxes().filter((s) => s.podUid === rt.uid))
+      host.containerd.removePodSandbox(sb.id);
+    if (!rt.deleted) {
+      ctx.trace.emit({
+        component: 'kubelet',
+        node: name,
+        verb: 'remove-pod',
+        object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
+        message: `Pod ${rt.namespace}/${rt.name} no longer exists in the API; removed its containers and sandbox`,
+        causedBy: rt.cause,
+      });
+    }
+    delete state.pods[rt.uid];
+  };
+
+  const reconcile = (ctx: ComponentContext): void => {
+    // A stopped unit does nothing, whoever calls it; containerd keeps the containers running.
+    if (!host.systemd.isActive('kubelet')) return;
+    host.advanceTo(ctx.now);
+    let earliest = Infinity;
+    const wake = (at: number): void => {
+      if (at > ctx.now && at < earliest) earliest = at;
+      if (at <= ctx.now && ctx.now + 1 < earliest) earliest = ctx.now + 1;
+    };
+
+    if (!state.registered) register(ctx);
+    if (state.registered) {
+      if (ctx.now >= state.nextLeaseAt) renewLease(ctx);
+      if (ctx.now >= state.nextStatusAt) updateNodeStatus(ctx);
+      wake(state.nextLeaseAt);
+      wake(state.nextStatusAt);
+    } else {
+      wake(ctx.now + 1_000);
+    }
+
+    const events = pods.sync(ctx.client);
+    const causeByUid = new Map<string, number>();
+    for (const ev of events) {
+      if (ev.traceSeq !== undefined && ev.object.metadata.uid)
+        causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
+    }
+    const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, wake };
+    const current = pods
+      .list((p) => p.spec.nodeName === name)
+      .sort((a, b) =>
+        (a.metadata.namespace ?? '') + a.metadata.name <
+        (b.metadata.namespace ?? '') + b.metadata.name
+          ? -1
+          : 1,
+      );
+    const seen = new Set<string>();
+    for (const pod of current) {
+      const uid = pod.metadata.uid as string;
+      seen.add(uid);
+      let rt = state.pods[uid];
+      if (!rt) {
+        rt = newPodRuntime(
+          pod,
+          ctx.now,
+          ctx.nowIso,
+          SANDBOX_BASE_MS + ctx.rng.int(SANDBOX_JITTER_MS),
+        );
+        rt.cause = causeByUid.get(uid);
+        state.pods[uid] = rt;
+        const adopted = adoptFromRuntime(host, pod, rt, ctx.now);
+        rt.cause = ctx.trace.emit({
+          component: 'kubelet',
+          node: name,
+          verb: 'sync-pod',
+          object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
+          message: adopted
+            ? `Found pod ${rt.namespace}/${rt.name} already running in containerd (sandbox ${rt.sandboxId?.slice(0, 13)}); resuming its pod worker`
+            : `Saw pod ${rt.namespace}/${rt.name} bound to ${name} (watch on spec.nodeName); starting its pod worker`,
+          causedBy: rt.cause,
+        });
+        log(
+          ctx,
+          'I',
+          'kubelet.go:2468',
+          `"SyncLoop ADD" source="api" pods=["${rt.namespace}/${rt.name}"]`,
+        );
+      } else if (
+        causeByUid.has(uid) &&
+        pod.metadata.deletionTimestamp &&
+        rt.terminatingSince === undefined
+      ) {
+        rt.cause = causeByUid.get(uid);
+      }
+      syncPod(env, pod, rt);
+      if (state.pods[uid]) postPodStatus(ctx, env, pod, rt);
+    }
+    // Pods that vanished from the API while the apiserver answered: clean up.
+    if (pods.synced) {
+      for (const rt of Object.values(state.pods).sort((a, b) => (a.uid < b.uid ? -1 : 1))) {
+        if (!seen.has(rt.uid)) cleanupOrphan(ctx, rt);
+      }
+    }
+    if (Number.isFinite(earliest)) ctx.wakeAt(earliest);
+  };
+
+  return {
+    name: 'kubelet',
+    node: name,
+    identity: `system:node:${name}`,
+    periodMs: NODE_STATUS_UPDATE_MS,
+    watches: ['pods', 'configmaps', 'secrets'],
+    reconcile,
+    podRuntime: (uid) => state.pods[uid],
+    saveState: () =>
+      JSON.parse(
+        JSON.stringify(state, (_k, v) =>
+          v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : v,
+        ),
+      ) as unknown,
+    loadState: (s: unknown) => {
+      const revive = JSON.parse(JSON.stringify(s ?? initialState()), (_k, v) =>
+        v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v,
+      ) as KubeletState;
+      state = { ...initialState(), ...revive };
+      pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
+    },
+  };
+}
+
+const NODE_CONDITIONS_SUMMARY = 'MemoryPressure=False, DiskPressure=False, PIDPressure=False';
