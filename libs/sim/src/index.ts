@@ -10,3 +10,5 @@ export type { SchedulerView } from './lab/components';
 export * from './trace/trace-store';
 export type { EtcdSnapshot, EtcdMember, KeyValue } from './etcd/etcd-store';
 export { quorumSize, faultTolerance, ETCD_TIMEOUT_MESSAGE } from './etcd/etcd-store';
+export * from './faults';
+export * from './scheduler';

@@ -265,11 +265,10 @@ export class ApiServer {
       this.step(ctx, 'authorize', `RBAC: ${forbiddenReason(attrs, decision.reason)}`, {
         allowed: false,
       });
-      const qualified = req.subresource ? `${groupResourceOf(info)}/${req.subresource}` : undefined;
       return this.respond(
         ctx,
         403,
-        S.forbidden(info, req.name, forbiddenReason(attrs, decision.reason), qualified),
+        S.forbidden(info, req.name, forbiddenReason(attrs, decision.reason)),
       );
     }
     this.step(
@@ -1059,14 +1058,7 @@ export class ApiServer {
           ctx.req.subresource === 'status'
             ? `node ${JSON.stringify(node)} can only update pod status for pods with spec.nodeName set to itself`
             : `node ${JSON.stringify(node)} can only delete pods with spec.nodeName set to itself`;
-        throw new S.StatusError(
-          S.forbidden(
-            info,
-            cur.metadata.name,
-            why,
-            ctx.req.subresource ? `pods/${ctx.req.subresource}` : undefined,
-          ),
-        );
+        throw new S.StatusError(S.forbidden(info, cur.metadata.name, why));
       }
     }
     void next;
@@ -1489,10 +1481,6 @@ function resourceOfKind(kind: string): string {
     Endpoints: 'endpoints',
   };
   return map[kind] ?? `${kind.toLowerCase()}s`;
-}
-
-function groupResourceOf(info: ResourceInfo): string {
-  return info.group ? `${info.resource}.${info.group}` : info.resource;
 }
 
 function describeResource(a: RequestAttributes): string {

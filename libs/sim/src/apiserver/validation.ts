@@ -47,6 +47,7 @@ function validate1035(field: string, name: string, errs: Errs): void {
 /** Kinds whose names must be DNS labels (not subdomains). */
 const LABEL_NAMED = new Set(['Namespace']);
 const DNS1035_NAMED = new Set(['Service']);
+const PATH_SEGMENT_NAMED = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 
 function validateMeta(obj: KubeObject, errs: Errs): void {
   const name = obj.metadata.name;
@@ -56,7 +57,15 @@ function validateMeta(obj: KubeObject, errs: Errs): void {
   }
   if (LABEL_NAMED.has(obj.kind)) validateLabel('metadata.name', name, errs);
   else if (DNS1035_NAMED.has(obj.kind)) validate1035('metadata.name', name, errs);
-  else if (obj.kind !== 'Event') validateSubdomain('metadata.name', name, errs);
+  else if (PATH_SEGMENT_NAMED.has(obj.kind)) {
+    // RBAC objects only need a valid path segment (system:kube-scheduler, kubeadm:...)
+    if (name === '.' || name === '..')
+      errs.push(invalid('metadata.name', name, `may not be '${name}'`));
+    else if (/[/%]/.test(name))
+      errs.push(
+        invalid('metadata.name', name, `may not contain '${name.includes('/') ? '/' : '%'}'`),
+      );
+  } else if (obj.kind !== 'Event') validateSubdomain('metadata.name', name, errs);
   for (const [k, v] of Object.entries(obj.metadata.labels ?? {})) {
     if (
       typeof v !== 'string' ||

@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject, Status } from '../model';
+import { createLab, restoreLab } from './lab';
+
+const secret = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'db' },
+  data: { password: 'czNjcjN0' }, // "s3cr3t"
+};
+
+describe('secrets in etcd', () => {
+  it('should store secret bytes readable in etcd when encryption at rest is off', () => {
+    const lab = createLab();
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'secrets',
+      namespace: 'default',
+      body: secret,
+    });
+    const raw = lab.etcd.get('/registry/secrets/default/db')!.value;
+    expect(raw).toContain('s3cr3t');
+    const back = lab.request('kubernetes-admin', 'get', 'secrets', {
+      namespace: 'default',
+      name: 'db',
+    }) as KubeObject;
+    expect(back['data']).toEqual({ password: 'czNjcjN0' });
+  });
+
+  it('should store an aescbc envelope when encryption at rest is configured', () => {
+    const lab = createLab({ encryptionAtRest: { provider: 'aescbc', keyName: 'key1' } });
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'secrets',
+      namespace: 'default',
+      body: secret,
+    });
+    const raw = lab.etcd.get('/registry/secrets/default/db')!.value;
+    expect(raw.startsWith('k8s:enc:aescbc:v1:key1:')).toBe(true);
+    expect(raw).not.toContain('s3cr3t');
+    const back = lab.request('kubernetes-admin', 'get', 'secrets', {
+      namespace: 'default',
+      name: 'db',
+    }) as KubeObject;
+    expect(back['data']).toEqual({ password: 'czNjcjN0' });
+  });
+});
+
+describe('process control', () => {
+  it('should refuse every client call with code 0 when the apiserver is stopped, and serve again when started', () => {
+    const lab = createLab();
+    expect(lab.stopProcess({ component: 'kube-apiserver' })).toBe(true);
+    const r = lab.request('kubernetes-admin', {
+      verb: 'list',
+      resource: 'pods',
+      namespace: 'default',
+    });
+    expect(r.code).toBe(0);
+    expect(
+      lab.apiserver.client({ kind: 'cert', certId: 'system:kube-scheduler' }, 'x').watch('pods', 0),
+    ).toMatchObject({ code: 0 });
+    lab.advance(1000);
+    lab.startProcess({ component: 'kube-apiserver' });
+    expect(
+      lab.request('kubernetes-admin', { verb: 'list', resource: 'pods', namespace: 'default' })
+        .code,
+    ).toBe(200);
+    expect(
+      lab
+        .trace()
+        .filter((e) => e.verb.startsWith('process.'))
+        .map((e) => e.verb),
+    ).toEqual(['process.stop', 'process.start']);
+  });
+
+  it('should fail writes with a 500 etcdserver error but keep serving reads when etcd loses quorum', () => {
+    const lab = createLab({ etcdMembers: 3 });
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'configmaps',
+      namespace: 'default',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } },
+    });
+    lab.stopProcess({ component: 'etcd', node: 'etcd-2' });
+    // one of three down: quorum holds
+    expect(
+      lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'configmaps',
+        namespace: 'default',
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' } },
+      }).code,
+    ).toBe(201);
+    lab.stopProcess({ component: 'etcd', node: 'etcd-3' });
+    const w = lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'configmaps',
+      namespace: 'default',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
+    });
+    expect(w.code).toBe(500);
+    expect(w.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'etcdserver: request timed out',
+      code: 500,
+    });
+    expect((w.body as Status).reason).toBeUndefined();
+    const r = lab.request('kubernetes-admin', {
+      verb: 'list',
+      resource: 'configmaps',
+      namespace: 'default',
+    });
+    expect(r.code).toBe(200);
+    expect((r.body as { items: KubeObject[] }).items.map((c) => c.metadata.name)).toEqual([
+      'a',
+      'b',
+    ]);
+    lab.startProcess({ component: 'etcd', node: 'etcd-3' });
+    expect(
+      lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'configmaps',
+        namespace: 'default',
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
+      }).code,
+    ).toBe(201);
+  });
+
+  it('should list every process with its state', () => {
+    const lab = createLab({ etcdMembers: 3 });
+    lab.stopProcess({ component: 'kubelet', node: 'node-2' });
+    const ps = lab.processes();
+    expect(ps.filter((p) => p.ref.component === 'etcd')).toHaveLength(3);
+    expect(ps.find((p) => p.ref.component === 'kubelet' && p.ref.node === 'node-2')?.running).toBe(
+      false,
+    );
+    expect(lab.node('node-2')?.systemd.isActive('kubelet')).toBe(false);
+    expect(lab.node('node-1')?.systemd.isActive('kubelet')).toBe(true);
+  });
+});
+
+describe('self reviews', () => {
+  it('should answer SelfSubjectAccessReview with allowed per RBAC', () => {
+    const lab = createLab({ users: [{ name: 'dev', token: 't-dev', clusterRole: 'view' }] });
+    const ask = (verb: string, resource: string, group = '', namespace = 'default') =>
+      (
+        lab.request('dev', {
+          verb: 'create',
+          resource: 'selfsubjectaccessreviews',
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { verb, resource, group, namespace } },
+          },
+        }).body as { status: { allowed: boolean } }
+      ).status.allowed;
+    expect(ask('list', 'pods')).toBe(true);
+    expect(ask('create', 'deployments', 'apps')).toBe(false);
+    expect(ask('delete', 'nodes', '', '')).toBe(false);
+    const admin = lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'selfsubjectaccessreviews',
+      body: { spec: { resourceAttributes: { verb: 'delete', resource: 'nodes' } } },
+    });
+    expect(admin.code).toBe(201);
+    expect((admin.body as { status: { allowed: boolean } }).status.allowed).toBe(true);
+  });
+
+  it('should honour resourceNames and RoleBindings in a namespace', () => {
+    const lab = createLab({
+      users: [{ name: 'ops', token: 't-ops', clusterRole: 'system:basic-user' }],
+    });
+    const admin = (r: Parameters<typeof lab.requestAs>[1]) => lab.request('kubernetes-admin', r);
+    admin({
+      verb: 'create',
+      resource: 'roles',
+      namespace: 'default',
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'cm-one' },
+        rules: [
+          {
+            apiGroups: [''],
+            resources: ['configmaps'],
+            verbs: ['get', 'update'],
+            resourceNames: ['app-config'],
+          },
+        ],
+      },
+    });
+    admin({
+      verb: 'create',
+      resource: 'rolebindings',
+      namespace: 'default',
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'ops-cm' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-one' },
+        subjects: [{ kind: 'User', name: 'ops', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+    });
+    admin({
+      verb: 'create',
+      resource: 'configmaps',
+      namespace: 'default',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-config' } },
+    });
+    admin({
+      verb: 'create',
+      resource: 'configmaps',
+      namespace: 'default',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } },
+    });
+    expect(
+      lab.request('ops', {
+        verb: 'get',
+        resource: 'configmaps',
+        namespace: 'default',
+        name: 'app-config',
+      }).code,
+    ).toBe(200);
+    expect(
+      lab.request('ops', {
+        verb: 'get',
+        resource: 'configmaps',
+        namespace: 'default',
+        name: 'other',
+      }).code,
+    ).toBe(403);
+    expect(
+      lab.request('ops', { verb: 'list', resource: 'configmaps', namespace: 'default' }).code,
+    ).toBe(403);
+    const rules = lab.request('ops', {
+      verb: 'create',
+      resource: 'selfsubjectrulesreviews',
+      body: { spec: { namespace: 'default' } },
+    }).body as { status: { resourceRules: { resourceNames?: string[] }[] } };
+    expect(rules.status.resourceRules.some((r) => r.resourceNames?.includes('app-config'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('determinism and serialization', () => {
+  function workload(seed: number) {
+    const lab = createLab({ seed });
+    for (let i = 0; i < 3; i++) {
+      lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'pods',
+        namespace: 'default',
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { generateName: 'p-' },
+          spec: { containers: [{ name: 'a', image: 'nginx:1.27' }] },
+        },
+      });
+    }
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'services',
+      namespace: 'default',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: { ports: [{ port: 80 }] },
+      },
+    });
+    lab.advance(2500);
+    return lab;
+  }
+
+  it('should produce byte-identical state and trace when the seed and inputs are the same', () => {
+    expect(workload(11).serialize()).toBe(workload(11).serialize());
+    expect(workload(11).serialize()).not.toBe(workload(12).serialize());
+  });
+
+  it('should give the same state when a restored lab advances as the original does', () => {
+    const a = workload(5);
+    const b = restoreLab(a.serialize());
+    expect(b.serialize()).toBe(a.serialize());
+    a.advance(15_000);
+    b.advance(15_000);
+    expect(b.etcd.toJSON()).toEqual(a.etcd.toJSON());
+  });
+
+  it('should report changed and deleted etcd keys of each advance', () => {
+    const lab = createLab();
+    lab.advance(10);
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'configmaps',
+      namespace: 'default',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } },
+    });
+    const r1 = lab.advance(10);
+    expect(r1.changedKeys).toContain('/registry/configmaps/default/x');
+    lab.request('kubernetes-admin', {
+      verb: 'delete',
+      resource: 'configmaps',
+      namespace: 'default',
+      name: 'x',
+    });
+    const r2 = lab.advance(10);
+    expect(r2.deletedKeys).toEqual(['/registry/configmaps/default/x']);
+    expect(r2.changedKeys).not.toContain('/registry/configmaps/default/x');
+  });
+});
