@@ -1,0 +1,293 @@
+// What every controller of kube-controller-manager shares: informers kept in sync through the
+// watch stream, a work queue of keys with the trace seq of the change that queued them, retries
+// on the next pass when a write fails (apiserver down, etcd without quorum), delayed requeues
+// (progress deadlines, minReadySeconds, toleration timers) and the full resync of each period.
+// The queue is state: it survives serialize/restore, so a restored lab acts exactly as the
+// original would have; the informer caches are rebuilt by a relist.
+
+import type { ApiRequest, ApiResponse, WatchEvent } from '../client/api-client';
+import type { KubeObject } from '../model';
+import { isStatus } from '../model';
+import type { Component, ComponentContext } from '../runtime/component';
+import { recordEvent } from '../shared/event-recorder';
+import { Informer, keyOf } from '../shared/informer';
+import type { TraceObjectRef } from '../trace/trace-event';
+
+export const KCM_NAME = 'kube-controller-manager' as const;
+export const KCM_IDENTITY = 'system:kube-controller-manager';
+
+interface QueueEntry {
+  cause?: number;
+}
+
+interface SavedState {
+  queue: [string, QueueEntry][];
+  delayed: [string, number][];
+  lastResync: number;
+  extra?: unknown;
+}
+
+/** One pass of a controller: the context plus helpers that trace every action with its cause. */
+export class Pass {
+  constructor(
+    readonly ctx: ComponentContext,
+    private readonly controller: BaseController,
+  ) {}
+
+  get now(): number {
+    return this.ctx.now;
+  }
+
+  emit(
+    verb: string,
+    object: TraceObjectRef | undefined,
+    message: string,
+    causedBy?: number,
+    data?: Record<string, unknown>,
+  ): number {
+    return this.ctx.trace.emit({
+      component: KCM_NAME,
+      verb,
+      object,
+      message,
+      causedBy,
+      data: { controller: this.controller.controllerName, ...data },
+    });
+  }
+
+  /**
+   * Traces the intent, then sends the request with the trace seq as its cause, so the
+   * apiserver's events hang under the controller's decision. Failures are traced too.
+   */
+  write(
+    req: Omit<ApiRequest, 'credentials' | 'causedBy'>,
+    object: TraceObjectRef,
+    message: string,
+    causedBy?: number,
+  ): ApiResponse {
+    const seq = this.emit(req.verb, object, message, causedBy);
+    const res = this.ctx.client.request({ ...req, causedBy: seq });
+    if (!isOk(res)) {
+      this.emit(
+        'write-failed',
+        object,
+        `${req.verb} ${describeRef(object)} failed: ${errorText(res)}`,
+        seq,
+        {
+          code: res.code,
+        },
+      );
+    }
+    return res;
+  }
+
+  event(
+    involved: KubeObject,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    source = this.controller.eventSource,
+  ): void {
+    recordEvent(
+      this.ctx.client,
+      this.ctx.nowIso,
+      { component: source },
+      { involved, type, reason, message },
+    );
+  }
+
+  /** Process `key` again at sim time `at` (or earlier if something changes). */
+  requeueAt(key: string, at: number): void {
+    this.controller.delay(key, at);
+    this.ctx.wakeAt(at);
+  }
+}
+
+export function isOk(res: ApiResponse): boolean {
+  return res.code >= 200 && res.code < 300;
+}
+
+export function errorText(res: ApiResponse): string {
+  if (res.code === 0) return typeof res.body === 'string' ? res.body : 'connection refused';
+  if (isStatus(res.body)) return res.body.message ?? res.body.reason ?? `HTTP ${res.code}`;
+  return typeof res.body === 'string' ? res.body : `HTTP ${res.code}`;
+}
+
+export function describeRef(ref: TraceObjectRef): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+export function refOf(obj: KubeObject): TraceObjectRef {
+  return {
+    kind: obj.kind,
+    ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+    name: obj.metadata.name ?? obj.metadata.generateName ?? '',
+  };
+}
+
+/** Result of syncing one key: done, or keep it queued and retry on the next pass. */
+export type SyncResult = 'done' | 'retry';
+
+export abstract class BaseController implements Component {
+  readonly name = KCM_NAME;
+  readonly identity = KCM_IDENTITY;
+  abstract readonly controllerName: string;
+  abstract readonly eventSource: string;
+  abstract readonly periodMs: number;
+  readonly watches: readonly string[];
+  protected readonly informers: Record<string, Informer>;
+
+  private queue = new Map<string, QueueEntry>();
+  private delayed = new Map<string, number>();
+  private lastResync = -Infinity;
+  private restored = false;
+
+  protected constructor(resources: readonly string[]) {
+    this.watches = resources;
+    this.informers = Object.fromEntries(resources.map((r) => [r, new Informer(r)]));
+  }
+
+  /** Keys (namespace/name) a change to `ev` on `resource` makes dirty. */
+  protected abstract keysFor(resource: string, ev: WatchEvent, pass: Pass): string[];
+  /** Every key a full resync processes. */
+  protected abstract allKeys(): string[];
+  /** Reconciles one key; must not throw on API failures (return 'retry'). */
+  protected abstract syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult;
+
+  /** Hook for controllers with timers of their own (e.g. the taint eviction queue). */
+  protected afterSync(_pass: Pass): void {}
+  protected saveExtra(): unknown {
+    return undefined;
+  }
+  protected loadExtra(_extra: unknown): void {}
+  /** Called before event keys are computed, so indexes can be updated from the events. */
+  protected observe(_resource: string, _events: WatchEvent[]): void {}
+
+  reconcile(ctx: ComponentContext): void {
+    const pass = new Pass(ctx, this);
+    try {
+      this.runPass(pass);
+    } catch (err) {
+      // A controller must never take the simulation down; the bug shows up in the trace.
+      pass.emit('error', undefined, `${this.controllerName} controller: ${String(err)}`);
+    }
+  }
+
+  private runPass(pass: Pass): void {
+    const skipRelistEvents = this.restored;
+    this.restored = false;
+    for (const resource of this.watches) {
+      const informer = this.informers[resource] as Informer;
+      const wasSynced = informer.synced;
+      const events = informer.sync(pass.ctx.client);
+      this.observe(resource, events);
+      // After a restore the queue was saved; a relist reports everything as ADDED but nothing
+      // actually changed, so it must not queue work the original lab would not have done.
+      if (!wasSynced && skipRelistEvents) continue;
+      for (const ev of events) {
+        for (const key of this.keysFor(resource, ev, pass)) this.enqueue(key, ev.traceSeq);
+      }
+    }
+    if (!this.watches.every((r) => (this.informers[r] as Informer).synced)) {
+      // Cannot see the cluster (apiserver down at start): try again next period.
+      return;
+    }
+    if (pass.now >= this.lastResync + this.periodMs) {
+      this.lastResync = pass.now;
+      for (const key of this.allKeys()) if (!this.queue.has(key)) this.queue.set(key, {});
+    }
+    for (const [key, at] of [...this.delayed]) {
+      if (at <= pass.now) {
+        this.delayed.delete(key);
+        if (!this.queue.has(key)) this.queue.set(key, {});
+      } else pass.ctx.wakeAt(at);
+    }
+    const keys = [...this.queue.keys()].sort();
+    for (const key of keys) {
+      const entry = this.queue.get(key) as QueueEntry;
+      this.queue.delete(key);
+      if (this.syncKey(key, pass, entry.cause) === 'retry' && !this.queue.has(key)) {
+        this.queue.set(key, entry);
+      }
+    }
+    this.afterSync(pass);
+  }
+
+  enqueue(key: string, cause?: number): void {
+    const prev = this.queue.get(key);
+    this.queue.set(key, { cause: cause ?? prev?.cause });
+  }
+
+  delay(key: string, at: number): void {
+    const prev = this.delayed.get(key);
+    if (prev === undefined || at < prev) this.delayed.set(key, at);
+  }
+
+  protected informer<T extends KubeObject>(resource: string): Informer<T> {
+    return this.informers[resource] as unknown as Informer<T>;
+  }
+
+  saveState(): unknown {
+    const state: SavedState = {
+      queue: [...this.queue].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      delayed: [...this.delayed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      lastResync: Number.isFinite(this.lastResync) ? this.lastResync : -1e15,
+      extra: this.saveExtra(),
+    };
+    return state;
+  }
+
+  /** `undefined` models a process restart: in-memory state (queues, timers) is lost. */
+  loadState(state: unknown): void {
+    for (const inf of Object.values(this.informers)) inf.reset();
+    const s = state as SavedState | undefined | null;
+    if (!s) {
+      this.queue = new Map();
+      this.delayed = new Map();
+      this.lastResync = -Infinity;
+      this.restored = false;
+      this.loadExtra(undefined);
+      return;
+    }
+    this.queue = new Map(s.queue);
+    this.delayed = new Map(s.delayed);
+    this.lastResync = s.lastResync;
+    this.restored = true;
+    this.loadExtra(s.extra);
+  }
+}
+
+export { keyOf };
+
+export function splitKey(key: string): { namespace?: string; name: string } {
+  const i = key.indexOf('/');
+  return i < 0 ? { name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}
+
+export function byKey(a: KubeObject, b: KubeObject): number {
+  const ka = keyOf(a);
+  const kb = keyOf(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** The controller ownerReference of an object, if any. */
+export function controllerRef(
+  obj: KubeObject,
+): { kind: string; name: string; uid: string } | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+}
+
+/** Objects behind index keys, skipping keys a relist may have left stale. */
+export function lookup<T extends KubeObject>(informer: Informer<T>, keys: string[]): T[] {
+  const out: T[] = [];
+  for (const key of keys) {
+    const { namespace, name } = splitKey(key);
+    const obj = informer.get(namespace, name);
+    if (obj) out.push(obj);
+  }
+  return out;
+}
+
+export function deepClone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}

@@ -1,0 +1,276 @@
+// The garbage collector (k/k pkg/controller/garbagecollector): ownerReferences make a graph.
+// An object whose owners are all gone is deleted (background cascading: deleting a Deployment
+// removes its ReplicaSets, which removes their pods); an owner deleted with
+// `propagationPolicy=Orphan` gets its dependents' references removed instead, and one deleted
+// in the foreground waits (finalizer `foregroundDeletion`) until its dependents are gone.
+
+import type { WatchEvent } from '../client/api-client';
+import type { KubeObject, OwnerReference } from '../model';
+import { resourceForKind } from '../model';
+import type { Pass } from './base-controller';
+import { BaseController, isOk, refOf, splitKey, type SyncResult } from './base-controller';
+import { byOwnerUid, Index } from './indexer';
+
+/** Resources whose objects can own or be owned (everything but events and virtual resources). */
+export const GC_RESOURCES = [
+  'clusterrolebindings',
+  'clusterroles',
+  'configmaps',
+  'deployments',
+  'endpoints',
+  'endpointslices',
+  'jobs',
+  'leases',
+  'limitranges',
+  'nodes',
+  'pods',
+  'replicasets',
+  'rolebindings',
+  'roles',
+  'secrets',
+  'serviceaccounts',
+  'services',
+];
+
+export type OwnerState = 'present' | 'absent' | 'unknown';
+
+/** What the collector does with a dependent, given the state of each of its owners. */
+export function gcDecision(states: OwnerState[]): 'keep' | 'delete' | 'prune' | 'wait' {
+  if (states.length === 0) return 'keep';
+  if (states.includes('unknown')) return 'wait';
+  if (states.every((s) => s === 'absent')) return 'delete';
+  if (states.some((s) => s === 'absent')) return 'prune';
+  return 'keep';
+}
+
+export class GarbageCollector extends BaseController {
+  readonly controllerName = 'garbagecollector';
+  readonly eventSource = 'garbage-collector-controller';
+  readonly periodMs = 30_000;
+  private readonly dependents = new Index(byOwnerUid);
+  private readonly byUid = new Index((o) => (o.metadata.uid ? [o.metadata.uid] : []));
+  private readonly resourceOf = new Map<string, string>();
+
+  constructor() {
+    super(GC_RESOURCES);
+  }
+
+  protected override observe(resource: string, events: WatchEvent[]): void {
+    const tagged = events.map((ev) => ({
+      ...ev,
+      object: {
+        ...ev.object,
+        metadata: { ...ev.object.metadata, name: `${resource}|${ev.object.metadata.name}` },
+      },
+    }));
+    this.dependents.apply(tagged);
+    this.byUid.apply(tagged);
+  }
+
+  protected keysFor(resource: string, ev: WatchEvent): string[] {
+    const obj = ev.object;
+    const keys: string[] = [];
+    if (ev.type === 'DELETED') {
+      for (const dep of this.dependents.keys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
+      return keys;
+    }
+    if ((obj.metadata.ownerReferences ?? []).length > 0)
+      keys.push(`dep|${taggedKey(resource, obj)}`);
+    const f = obj.metadata.finalizers ?? [];
+    if (
+      obj.metadata.deletionTimestamp &&
+      (f.includes('orphan') || f.includes('foregroundDeletion'))
+    ) {
+      keys.push(`owner|${taggedKey(resource, obj)}`);
+    }
+    return keys;
+  }
+
+  protected allKeys(): string[] {
+    const keys: string[] = [];
+    for (const resource of GC_RESOURCES) {
+      for (const obj of this.informer(resource).list()) {
+        if ((obj.metadata.ownerReferences ?? []).length > 0)
+          keys.push(`dep|${taggedKey(resource, obj)}`);
+      }
+    }
+    return keys;
+  }
+
+  protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
+    const [kind, tagged] = [key.slice(0, key.indexOf('|')), key.slice(key.indexOf('|') + 1)];
+    const { resource, namespace, name } = untag(tagged);
+    const obj = this.informer(resource).get(namespace, name);
+    if (!obj) return 'done';
+    return kind === 'owner'
+      ? this.syncOwner(resource, obj, pass, cause)
+      : this.syncDependent(resource, obj, pass, cause);
+  }
+
+  private ownerState(ref: OwnerReference, namespace: string | undefined, pass: Pass): OwnerState {
+    const info = resourceForKind(ref.kind);
+    if (!info) return 'present'; // an unknown kind is never collected
+    const cached = this.informers[info.resource]?.get(
+      info.namespaced ? namespace : undefined,
+      ref.name,
+    );
+    if (cached && cached.metadata.uid === ref.uid) return 'present';
+    // Verify against the apiserver before deleting anything (the cache may lag).
+    const res = pass.ctx.client.request({
+      verb: 'get',
+      resource: info.resource,
+      namespace: info.namespaced ? namespace : undefined,
+      name: ref.name,
+    });
+    if (res.code === 404) return 'absent';
+    if (!isOk(res)) return 'unknown';
+    return (res.body as KubeObject).metadata.uid === ref.uid ? 'present' : 'absent';
+  }
+
+  private syncDependent(resource: string, obj: KubeObject, pass: Pass, cause?: number): SyncResult {
+    if (obj.metadata.deletionTimestamp) return 'done';
+    const refs = obj.metadata.ownerReferences ?? [];
+    const states = refs.map((r) => this.ownerState(r, obj.metadata.namespace, pass));
+    const decision = gcDecision(states);
+    if (decision === 'wait') return 'retry';
+    if (decision === 'keep') return 'done';
+    const owners = refs.map((r) => `${r.kind}/${r.name}`).join(', ');
+    if (decision === 'delete') {
+      const res = pass.write(
+        {
+          verb: 'delete',
+          resource,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name,
+          query: { propagationPolicy: 'Background' },
+        },
+        refOf(obj),
+        `Deleting ${obj.kind} ${obj.metadata.name}: its owner ${owners} no longer exists`,
+        cause,
+      );
+      return isOk(res) || res.code === 404 ? 'done' : 'retry';
+    }
+    const kept = refs.filter((_, i) => states[i] === 'present');
+    return this.patchOwnerRefs(
+      resource,
+      obj,
+      kept,
+      `Removing dangling ownerReferences from ${obj.kind} ${obj.metadata.name}`,
+      pass,
+      cause,
+    );
+  }
+
+  private syncOwner(resource: string, owner: KubeObject, pass: Pass, cause?: number): SyncResult {
+    const finalizers = owner.metadata.finalizers ?? [];
+    const uid = owner.metadata.uid ?? '';
+    const deps = this.dependentsOf(uid);
+    let ok = true;
+    if (finalizers.includes('orphan')) {
+      for (const { resource: depResource, obj } of deps) {
+        const kept = (obj.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
+        ok =
+          this.patchOwnerRefs(
+            depResource,
+            obj,
+            kept,
+            `Orphaning ${obj.kind} ${obj.metadata.name}: ${owner.kind} ${owner.metadata.name} was deleted with propagationPolicy=Orphan`,
+            pass,
+            cause,
+          ) === 'done' && ok;
+      }
+      if (ok) ok = this.removeFinalizer(resource, owner, 'orphan', pass, cause);
+    } else if (finalizers.includes('foregroundDeletion')) {
+      const alive = deps.filter((d) => !d.obj.metadata.deletionTimestamp);
+      for (const { resource: depResource, obj } of alive) {
+        const res = pass.write(
+          {
+            verb: 'delete',
+            resource: depResource,
+            namespace: obj.metadata.namespace,
+            name: obj.metadata.name,
+            query: { propagationPolicy: 'Foreground' },
+          },
+          refOf(obj),
+          `Deleting ${obj.kind} ${obj.metadata.name} first: its owner ${owner.kind} ${owner.metadata.name} is being deleted in the foreground`,
+          cause,
+        );
+        ok = (isOk(res) || res.code === 404) && ok;
+      }
+      if (deps.length === 0)
+        ok = this.removeFinalizer(resource, owner, 'foregroundDeletion', pass, cause) && ok;
+    }
+    return ok ? 'done' : 'retry';
+  }
+
+  private dependentsOf(uid: string): { resource: string; obj: KubeObject }[] {
+    const out: { resource: string; obj: KubeObject }[] = [];
+    for (const tagged of this.dependents.keys(uid)) {
+      const { resource, namespace, name } = untag(tagged);
+      const obj = this.informers[resource]?.get(namespace, name);
+      if (obj) out.push({ resource, obj });
+    }
+    return out;
+  }
+
+  private patchOwnerRefs(
+    resource: string,
+    obj: KubeObject,
+    refs: OwnerReference[],
+    message: string,
+    pass: Pass,
+    cause?: number,
+  ): SyncResult {
+    const res = pass.write(
+      {
+        verb: 'patch',
+        resource,
+        namespace: obj.metadata.namespace,
+        name: obj.metadata.name,
+        patchType: 'merge',
+        body: { metadata: { ownerReferences: refs.length ? refs : null, uid: obj.metadata.uid } },
+      },
+      refOf(obj),
+      message,
+      cause,
+    );
+    return isOk(res) || res.code === 404 ? 'done' : 'retry';
+  }
+
+  private removeFinalizer(
+    resource: string,
+    owner: KubeObject,
+    finalizer: string,
+    pass: Pass,
+    cause?: number,
+  ): boolean {
+    const rest = (owner.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    const res = pass.write(
+      {
+        verb: 'patch',
+        resource,
+        namespace: owner.metadata.namespace,
+        name: owner.metadata.name,
+        patchType: 'merge',
+        body: { metadata: { finalizers: rest.length ? rest : null } },
+      },
+      refOf(owner),
+      `Removing finalizer ${finalizer} from ${owner.kind} ${owner.metadata.name}: its dependents are handled`,
+      cause,
+    );
+    return isOk(res) || res.code === 404;
+  }
+}
+
+/** Index keys carry the resource: `resource|ns/name` (a uid may belong to any kind). */
+function taggedKey(resource: string, obj: KubeObject): string {
+  return obj.metadata.namespace
+    ? `${obj.metadata.namespace}/${resource}|${obj.metadata.name}`
+    : `${resource}|${obj.metadata.name}`;
+}
+
+function untag(tagged: string): { resource: string; namespace?: string; name: string } {
+  const { namespace, name } = splitKey(tagged);
+  const i = name.indexOf('|');
+  return { resource: name.slice(0, i), namespace, name: name.slice(i + 1) };
+}

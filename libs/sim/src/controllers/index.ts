@@ -1,0 +1,37 @@
+// kube-controller-manager: one process, many controllers. Each controller is its own reconcile
+// loop with its own period, all under the identity system:kube-controller-manager; stopping the
+// process (the lab stops every component named kube-controller-manager) stops all of them.
+
+import type { Component } from '../runtime/component';
+import { DeploymentController } from './deployment-controller';
+import { EndpointSliceController } from './endpointslice-controller';
+import { EndpointsController } from './endpoints-controller';
+import { GarbageCollector } from './garbage-collector';
+import { JobController } from './job-controller';
+import { NamespaceController } from './namespace-controller';
+import { NodeIpamController } from './node-ipam-controller';
+import { NodeLifecycleController } from './node-lifecycle-controller';
+import { ReplicaSetController } from './replicaset-controller';
+import { ServiceAccountController } from './serviceaccount-controller';
+import { TaintEvictionController } from './taint-eviction-controller';
+
+/** The controllers, in the order kube-controller-manager starts them. */
+export function createControllerManager(): Component[] {
+  return [
+    new ServiceAccountController(),
+    new NamespaceController(),
+    new NodeIpamController(),
+    new NodeLifecycleController(),
+    new TaintEvictionController(),
+    new DeploymentController(),
+    new ReplicaSetController(),
+    new JobController(),
+    new EndpointsController(),
+    new EndpointSliceController(),
+    new GarbageCollector(),
+  ];
+}
+
+export type { BaseController } from './base-controller';
+export { KCM_IDENTITY } from './base-controller';
+export { NODE_MONITOR_GRACE_MS, NODE_MONITOR_PERIOD_MS } from './node-lifecycle-controller';

@@ -1,0 +1,95 @@
+// Secondary indexes over an informer's cache (client-go's Indexer): "pods owned by uid X",
+// "pods on node Y", "objects in namespace Z". They are kept up to date from the watch events, so
+// a controller never scans every object of the cluster to answer a question about one owner.
+
+import type { WatchEvent } from '../client/api-client';
+import type { KubeObject } from '../model';
+import { keyOf } from '../shared/informer';
+
+export type IndexFunc = (obj: KubeObject) => string[];
+
+export class Index {
+  private readonly byValue = new Map<string, Set<string>>();
+  private readonly valuesOf = new Map<string, string[]>();
+
+  constructor(private readonly fn: IndexFunc) {}
+
+  apply(events: WatchEvent[]): void {
+    for (const ev of events) {
+      const key = keyOf(ev.object);
+      this.remove(key);
+      if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.add(key, this.fn(ev.object));
+    }
+  }
+
+  /** Rebuild from scratch (after a relist, which reports every object as ADDED). */
+  reset(): void {
+    this.byValue.clear();
+    this.valuesOf.clear();
+  }
+
+  keys(value: string): string[] {
+    return [...(this.byValue.get(value) ?? [])].sort();
+  }
+
+  private add(key: string, values: string[]): void {
+    this.valuesOf.set(key, values);
+    for (const v of values) {
+      let set = this.byValue.get(v);
+      if (!set) this.byValue.set(v, (set = new Set()));
+      set.add(key);
+    }
+  }
+
+  private remove(key: string): void {
+    for (const v of this.valuesOf.get(key) ?? []) this.byValue.get(v)?.delete(key);
+    this.valuesOf.delete(key);
+  }
+}
+
+export const byNamespace: IndexFunc = (o) => (o.metadata.namespace ? [o.metadata.namespace] : []);
+export const byControllerUid: IndexFunc = (o) =>
+  (o.metadata.ownerReferences ?? []).filter((r) => r.controller === true).map((r) => r.uid);
+export const byOwnerUid: IndexFunc = (o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid);
+export const byNodeName: IndexFunc = (o) => {
+  const node = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
+  return node ? [node] : [];
+};
+
+/** `ns|key=value` for each label: candidates for a map selector without scanning a namespace. */
+export const byNamespacedLabel: IndexFunc = (o) =>
+  Object.entries(o.metadata.labels ?? {}).map(
+    ([k, v]) => `${o.metadata.namespace ?? ''}|${k}=${v}`,
+  );
+
+/** The first requirement of a map selector, as a byNamespacedLabel value. */
+export function selectorIndexValue(
+  namespace: string,
+  selector: Record<string, string>,
+): string | undefined {
+  const first = Object.keys(selector).sort()[0];
+  return first === undefined ? undefined : `${namespace}|${first}=${selector[first]}`;
+}
+
+/** Pods referenced by an Endpoints / EndpointSlice (targetRef), as `ns/name` keys. */
+export const byTargetPod: IndexFunc = (o) => {
+  const refs: string[] = [];
+  const add = (r?: { kind: string; namespace?: string; name: string }): void => {
+    if (r?.kind === 'Pod') refs.push(`${r.namespace ?? o.metadata.namespace}/${r.name}`);
+  };
+  for (const s of (
+    o as {
+      subsets?: {
+        addresses?: { targetRef?: { kind: string; namespace?: string; name: string } }[];
+        notReadyAddresses?: { targetRef?: { kind: string; namespace?: string; name: string } }[];
+      }[];
+    }
+  ).subsets ?? []) {
+    for (const a of [...(s.addresses ?? []), ...(s.notReadyAddresses ?? [])]) add(a.targetRef);
+  }
+  for (const e of (
+    o as { endpoints?: { targetRef?: { kind: string; namespace?: string; name: string } }[] }
+  ).endpoints ?? [])
+    add(e.targetRef);
+  return refs;
+};

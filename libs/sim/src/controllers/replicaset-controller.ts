@@ -1,0 +1,364 @@
+// The replicaset controller (k/k pkg/controller/replicaset): keeps exactly spec.replicas active
+// pods. It does not know *why* a pod is missing — a node died, or you deleted it by hand — it only
+// sees that the current count differs from the desired one, and creates (or deletes) pods until
+// they match. That is the article's self-healing table. New pods have no nodeName: they are
+// Pending until the scheduler binds them.
+
+import type { WatchEvent } from '../client/api-client';
+import type { Condition, OwnerReference, Pod, ReplicaSet } from '../model';
+import { isStatus } from '../model';
+import { selectorMatches } from '../shared/labels';
+import { parseIso } from '../shared/time';
+import type { Pass } from './base-controller';
+import {
+  BaseController,
+  controllerRef,
+  deepClone,
+  errorText,
+  isOk,
+  keyOf,
+  lookup,
+  refOf,
+  splitKey,
+  type SyncResult,
+} from './base-controller';
+import { byControllerUid, byNodeName, Index } from './indexer';
+import {
+  availableAt,
+  comparePodsForDeletion,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+} from './pod-util';
+
+/** --burst-replicas */
+const BURST_REPLICAS = 500;
+
+/** What to do about a ReplicaSet's pod count (manageReplicas): create n, delete these, or nothing. */
+export function computeScaleAction(
+  desired: number,
+  active: Pod[],
+  rank: (p: Pod) => number = () => 0,
+): { create: number; delete: Pod[] } {
+  const diff = active.length - desired;
+  if (diff < 0) return { create: Math.min(-diff, BURST_REPLICAS), delete: [] };
+  if (diff > 0) {
+    const sorted = [...active].sort((a, b) => comparePodsForDeletion(a, b, rank));
+    return { create: 0, delete: sorted.slice(0, Math.min(diff, BURST_REPLICAS)) };
+  }
+  return { create: 0, delete: [] };
+}
+
+/** slowStartBatch sizes: 1, 2, 4, ... until `count` is reached. */
+export function slowStartBatches(count: number, initial = 1): number[] {
+  const out: number[] = [];
+  let remaining = count;
+  let size = Math.min(remaining, initial);
+  while (size > 0) {
+    out.push(size);
+    remaining -= size;
+    size = Math.min(2 * size, remaining);
+  }
+  return out;
+}
+
+export class ReplicaSetController extends BaseController {
+  readonly controllerName = 'replicaset';
+  readonly eventSource = 'replicaset-controller';
+  readonly periodMs = 5_000;
+  private readonly podsByOwner = new Index(byControllerUid);
+  private readonly orphansByNs = new Index((o) =>
+    controllerRef(o) ? [] : [o.metadata.namespace ?? ''],
+  );
+  private readonly podsByNode = new Index(byNodeName);
+
+  constructor() {
+    super(['replicasets', 'pods']);
+  }
+
+  protected override observe(resource: string, events: WatchEvent[]): void {
+    if (resource !== 'pods') return;
+    this.podsByOwner.apply(events);
+    this.orphansByNs.apply(events);
+    this.podsByNode.apply(events);
+  }
+
+  protected keysFor(resource: string, ev: WatchEvent): string[] {
+    const obj = ev.object;
+    if (resource === 'replicasets') return [keyOf(obj)];
+    const ref = controllerRef(obj);
+    if (ref) return ref.kind === 'ReplicaSet' ? [`${obj.metadata.namespace}/${ref.name}`] : [];
+    if (ev.type === 'DELETED') return [];
+    return this.informer<ReplicaSet>('replicasets')
+      .list(
+        (rs) =>
+          rs.metadata.namespace === obj.metadata.namespace &&
+          selectorMatches(rs.spec.selector, obj.metadata.labels),
+      )
+      .map(keyOf);
+  }
+
+  protected allKeys(): string[] {
+    return this.informer<ReplicaSet>('replicasets').list().map(keyOf);
+  }
+
+  protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
+    const { namespace, name } = splitKey(key);
+    const cached = this.informer<ReplicaSet>('replicasets').get(namespace, name);
+    if (!cached) return 'done';
+    const rs = deepClone(cached);
+    const claimed = this.claimPods(rs, pass, cause);
+    if (claimed === undefined) return 'retry';
+    const active = claimed.filter(isPodActive);
+    let error: string | undefined;
+    if (!rs.metadata.deletionTimestamp) error = this.manageReplicas(rs, active, pass, cause);
+    const statusOk = this.updateStatus(rs, active, error, pass, cause);
+    return error === undefined && statusOk ? 'done' : 'retry';
+  }
+
+  /** claimPods: adopt matching orphans, release owned pods whose labels no longer match. */
+  private claimPods(rs: ReplicaSet, pass: Pass, cause?: number): Pod[] | undefined {
+    const pods = this.informer<Pod>('pods');
+    const out: Pod[] = [];
+    for (const pod of lookup(pods, this.podsByOwner.keys(rs.metadata.uid ?? ''))) {
+      if (selectorMatches(rs.spec.selector, pod.metadata.labels)) {
+        out.push(pod);
+        continue;
+      }
+      const refs = (pod.metadata.ownerReferences ?? []).filter((r) => r.uid !== rs.metadata.uid);
+      if (
+        !this.patchOwners(
+          pod,
+          refs,
+          `Releasing Pod ${pod.metadata.name}: its labels no longer match ReplicaSet ${rs.metadata.name}`,
+          pass,
+          cause,
+        )
+      ) {
+        return undefined;
+      }
+    }
+    if (rs.metadata.deletionTimestamp) return out;
+    for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
+      if (pod.metadata.deletionTimestamp || !selectorMatches(rs.spec.selector, pod.metadata.labels))
+        continue;
+      const refs = [...(pod.metadata.ownerReferences ?? []), ownerRefTo(rs)];
+      const adopted = this.patchOwners(
+        pod,
+        refs,
+        `Adopting orphan Pod ${pod.metadata.name} into ReplicaSet ${rs.metadata.name}`,
+        pass,
+        cause,
+      );
+      if (!adopted) return undefined;
+      out.push(adopted);
+    }
+    return out;
+  }
+
+  private patchOwners(
+    pod: Pod,
+    refs: OwnerReference[],
+    message: string,
+    pass: Pass,
+    cause?: number,
+  ): Pod | undefined {
+    const res = pass.write(
+      {
+        verb: 'patch',
+        resource: 'pods',
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name,
+        patchType: 'merge',
+        body: { metadata: { ownerReferences: refs, uid: pod.metadata.uid } },
+      },
+      refOf(pod),
+      message,
+      cause,
+    );
+    return isOk(res) ? (res.body as Pod) : undefined;
+  }
+
+  /** Returns an error message when a create/delete failed (the key is retried). */
+  private manageReplicas(
+    rs: ReplicaSet,
+    active: Pod[],
+    pass: Pass,
+    cause?: number,
+  ): string | undefined {
+    const desired = rs.spec.replicas ?? 1;
+    const action = computeScaleAction(desired, active, (p) => this.doubledUpRank(p, rs));
+    if (action.create > 0) {
+      let created = 0;
+      for (const batch of slowStartBatches(action.create)) {
+        let failed: string | undefined;
+        for (let i = 0; i < batch; i++) {
+          const err = this.createPod(rs, pass, cause, active.length + created + 1, desired);
+          if (err === undefined) created++;
+          else failed ??= err;
+        }
+        if (failed !== undefined) return failed;
+      }
+      return undefined;
+    }
+    for (const pod of action.delete) {
+      const res = pass.write(
+        {
+          verb: 'delete',
+          resource: 'pods',
+          namespace: pod.metadata.namespace,
+          name: pod.metadata.name,
+        },
+        refOf(pod),
+        `Deleting Pod ${pod.metadata.name}: ReplicaSet ${rs.metadata.name} has ${active.length} pods, wants ${desired}`,
+        cause,
+      );
+      if (isOk(res) || res.code === 404) {
+        if (isOk(res))
+          pass.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+        continue;
+      }
+      if (res.code !== 0)
+        pass.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${errorText(res)}`);
+      return errorText(res);
+    }
+    return undefined;
+  }
+
+  private createPod(
+    rs: ReplicaSet,
+    pass: Pass,
+    cause: number | undefined,
+    n: number,
+    desired: number,
+  ): string | undefined {
+    const t = rs.spec.template;
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        generateName: `${rs.metadata.name}-`,
+        namespace: rs.metadata.namespace,
+        labels: { ...(t.metadata?.labels ?? {}) },
+        ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
+        ...(t.metadata?.finalizers ? { finalizers: [...t.metadata.finalizers] } : {}),
+        ownerReferences: [ownerRefTo(rs)],
+      },
+      spec: deepClone(t.spec),
+    };
+    const res = pass.write(
+      { verb: 'create', resource: 'pods', namespace: rs.metadata.namespace, body: pod },
+      { kind: 'Pod', namespace: rs.metadata.namespace, name: `${rs.metadata.name}-` },
+      `Creating Pod ${rs.metadata.name}-<random> for ReplicaSet ${rs.metadata.name} (${n} of ${desired}); it has no nodeName yet`,
+      cause,
+    );
+    if (isOk(res)) {
+      const created = res.body as Pod;
+      pass.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      return undefined;
+    }
+    if (res.code !== 0)
+      pass.event(rs, 'Warning', 'FailedCreate', `Error creating: ${errorText(res)}`);
+    return errorText(res);
+  }
+
+  /** Pods of the same owner family on the same node: doubled-up pods are deleted first. */
+  private doubledUpRank(pod: Pod, rs: ReplicaSet): number {
+    const node = pod.spec.nodeName;
+    if (!node) return 0;
+    return lookup(this.informer<Pod>('pods'), this.podsByNode.keys(node)).filter(
+      (p) => isPodActive(p) && controllerRef(p)?.uid === rs.metadata.uid,
+    ).length;
+  }
+
+  private updateStatus(
+    rs: ReplicaSet,
+    active: Pod[],
+    error: string | undefined,
+    pass: Pass,
+    cause?: number,
+  ): boolean {
+    const minReady = rs.spec.minReadySeconds ?? 0;
+    const nowEpoch = parseIso(pass.ctx.nowIso);
+    const templateLabels = rs.spec.template.metadata?.labels ?? {};
+    let fullyLabeled = 0;
+    let ready = 0;
+    let available = 0;
+    let nextAvailable: number | undefined;
+    for (const pod of active) {
+      const labels = pod.metadata.labels ?? {};
+      if (Object.entries(templateLabels).every(([k, v]) => labels[k] === v)) fullyLabeled++;
+      if (!isPodReady(pod)) continue;
+      ready++;
+      if (isPodAvailable(pod, minReady, nowEpoch)) available++;
+      else {
+        const at = availableAt(pod, minReady);
+        if (at !== undefined) nextAvailable = Math.min(nextAvailable ?? at, at);
+      }
+    }
+    const status: NonNullable<ReplicaSet['status']> = { replicas: active.length };
+    if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
+    if (ready) status.readyReplicas = ready;
+    if (available) status.availableReplicas = available;
+    if (rs.metadata.generation !== undefined) status.observedGeneration = rs.metadata.generation;
+    const failure = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure');
+    const others = (rs.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure');
+    let conditions: Condition[] = others;
+    if (error !== undefined && !failure) {
+      const desired = rs.spec.replicas ?? 1;
+      const reason = active.length < desired ? 'FailedCreate' : 'FailedDelete';
+      conditions = [
+        ...others,
+        {
+          type: 'ReplicaFailure',
+          status: 'True',
+          lastTransitionTime: pass.ctx.nowIso,
+          reason,
+          message: error,
+        },
+      ];
+    } else if (error !== undefined && failure) conditions = [...others, failure];
+    if (conditions.length) status.conditions = conditions;
+    if (nextAvailable !== undefined)
+      pass.requeueAt(keyOf(rs), pass.now + Math.max(0, nextAvailable - nowEpoch) + 1000);
+    if (sameStatus(rs.status, status)) return true;
+    const res = pass.write(
+      {
+        verb: 'update',
+        resource: 'replicasets',
+        subresource: 'status',
+        namespace: rs.metadata.namespace,
+        name: rs.metadata.name,
+        body: { ...rs, status },
+      },
+      refOf(rs),
+      `Updating status of ReplicaSet ${rs.metadata.name}: ${active.length} replicas, ${ready} ready, ${available} available`,
+      cause,
+    );
+    return isOk(res) || (res.code !== 0 && isStatus(res.body) && res.code === 404);
+  }
+}
+
+function ownerRefTo(rs: ReplicaSet): OwnerReference {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    name: rs.metadata.name as string,
+    uid: rs.metadata.uid as string,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+function sameStatus(a: ReplicaSet['status'], b: NonNullable<ReplicaSet['status']>): boolean {
+  if (!a) return false;
+  return (
+    a.replicas === b.replicas &&
+    (a.fullyLabeledReplicas ?? 0) === (b.fullyLabeledReplicas ?? 0) &&
+    (a.readyReplicas ?? 0) === (b.readyReplicas ?? 0) &&
+    (a.availableReplicas ?? 0) === (b.availableReplicas ?? 0) &&
+    (a.observedGeneration ?? 0) === (b.observedGeneration ?? 0) &&
+    JSON.stringify((a.conditions ?? []).map((c) => [c.type, c.status, c.reason])) ===
+      JSON.stringify((b.conditions ?? []).map((c) => [c.type, c.status, c.reason]))
+  );
+}
