@@ -28,11 +28,18 @@ const pools: pg.Pool[] = [];
 
 // A real pg.Pool whose query() answers from memory: the adapter requires a Pool instance, and this
 // keeps the test off the network.
-function fakePool(): pg.Pool {
+function fakePool(answer: () => unknown = catalogResult): pg.Pool {
   const pool = new pg.Pool();
-  pool.query = (async () => catalogResult()) as unknown as pg.Pool['query'];
+  pool.query = (async () => answer()) as unknown as pg.Pool['query'];
   pools.push(pool);
   return pool;
+}
+
+/** The workaround factory, answering from a fake pool instead of the one it would build. */
+function migrationAdapterOn(pool: pg.Pool) {
+  const factory = new PrismaPgForMigrations('postgresql://unused@127.0.0.1:1/none');
+  Object.assign(factory, { externalPool: pool });
+  return factory.connect();
 }
 
 afterEach(async () => {
@@ -65,12 +72,20 @@ describe('PrismaPgForMigrations', () => {
   });
 
   it('should deserialize system-typed columns when queries go through the workaround', async () => {
-    const factory = new PrismaPgForMigrations('postgresql://unused@127.0.0.1:1/none');
-    // Reuse the fake pool: connect() of the stock factory builds its own pool from the config.
-    Object.assign(factory, { externalPool: fakePool() });
-    const adapter = await factory.connect();
+    const adapter = await migrationAdapterOn(fakePool());
     const result = await adapter.queryRaw(query);
     expect(result.columnTypes).toEqual([TEXT, TEXT, TEXT_ARRAY, INT64, TEXT]);
     expect(result.rows[0]).toEqual(['User', 'r', ['id', 'email'], '742', '"User"']);
+  });
+
+  // `migrate dev` replays a whole migration file on the shadow database in one call; pg then
+  // returns one result per statement.
+  it('should pass multi-statement results through when pg returns one result per statement', async () => {
+    const perStatement = () => [
+      { fields: [], rows: [], rowCount: null },
+      { fields: [], rows: [], rowCount: 2 },
+    ];
+    const adapter = await migrationAdapterOn(fakePool(perStatement));
+    await expect(adapter.executeRaw(query)).resolves.toBe(0);
   });
 });

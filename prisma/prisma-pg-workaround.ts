@@ -14,6 +14,10 @@ import pg from 'pg';
 // 2. Shadow database (only `migrate dev`): the stock adapter drops the shadow database while
 //    its own pool still holds connections to it, so the second migration fails. We close the
 //    shadow pool first and drop with (FORCE).
+//    Status on 6.19.3: with this, `migrate dev` replays the migrations on the shadow database,
+//    but then stops at its data-loss check ("PostgreSQL shadow DB must be provided through an
+//    external factory", inside the Wasm engine). Write new migrations with
+//    `prisma migrate diff --from-schema-datamodel <old> --to-schema-datamodel <new> --script`.
 
 const TEXT = 25;
 const INT8 = 20;
@@ -57,7 +61,16 @@ export function mapSystemTypes<T extends TQueryResult>(result: T): T {
   return result;
 }
 
-type TQueryable = { performIO(query: unknown): Promise<TQueryResult> };
+// A script of several statements (how `migrate dev` replays migrations on the shadow database)
+// comes back from pg as an array of results, one per statement.
+type TIOResult = TQueryResult | TQueryResult[];
+
+function mapEachResult(result: TIOResult): TIOResult {
+  if (Array.isArray(result)) return result.map(mapSystemTypes);
+  return result.fields === undefined ? result : mapSystemTypes(result);
+}
+
+type TQueryable = { performIO(query: unknown): Promise<TIOResult> };
 
 // performIO is private in the adapter's types; it is the one place every query result passes
 // through before the fields are read. Fail loudly if an upgrade renames it.
@@ -69,7 +82,7 @@ function patchQueryable(queryable: object): void {
     );
   }
   const performIO = target.performIO.bind(queryable);
-  target.performIO = async (query) => mapSystemTypes(await performIO(query));
+  target.performIO = async (query) => mapEachResult(await performIO(query));
 }
 
 /** A PrismaPg adapter factory for the Prisma CLI (migrate deploy/status/reset/dev). */
