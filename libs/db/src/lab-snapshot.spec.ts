@@ -1,3 +1,4 @@
+import { createLab, restoreLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
 import { mergeLabSnapshot, splitLabSnapshot } from './lab-snapshot';
 
@@ -16,6 +17,10 @@ const serialized = JSON.stringify({
     raftTerm: 2,
     raftIndex: 12,
   },
+  hosts: [
+    { spec: { name: 'control-plane' }, index: 0, files: { '/etc/x': 'y' }, containerd: { c: [] } },
+    { spec: { name: 'node-1' }, index: 1, files: { '/etc/z': 'w' }, systemd: { kubelet: true } },
+  ],
   trace: {
     nextSeq: 3,
     events: [
@@ -28,33 +33,66 @@ const serialized = JSON.stringify({
 
 describe('lab snapshot', () => {
   it('should give back the exact serialized text when split parts are merged', () => {
-    const parts = splitLabSnapshot(serialized);
-    expect(mergeLabSnapshot(parts.core, parts.kvs, parts.events)).toBe(serialized);
+    const p = splitLabSnapshot(serialized);
+    expect(mergeLabSnapshot(p.core, p.parts, p.kvs, p.events)).toBe(serialized);
   });
 
-  it('should keep the keyspace and the trace events out of the core when split', () => {
-    const parts = splitLabSnapshot(serialized);
-    expect(parts.core).not.toContain('/registry/');
-    expect(parts.core).not.toContain('etcd.put');
-    expect(JSON.parse(parts.core)).toMatchObject({
+  it('should keep keyspace, trace events and host sections out of the core when split', () => {
+    const p = splitLabSnapshot(serialized);
+    expect(p.core).not.toContain('/registry/');
+    expect(p.core).not.toContain('etcd.put');
+    expect(p.core).not.toContain('/etc/');
+    expect(JSON.parse(p.core)).toMatchObject({
       etcd: { revision: 9, kvs: [] },
+      hosts: ['control-plane', 'node-1'],
       trace: { nextSeq: 3, events: [] },
     });
-    expect(parts.kvs.map((kv) => kv.key)).toEqual(['/registry/a', '/registry/b']);
-    expect(parts.events.map((e) => e.seq)).toEqual([1, 2]);
+    expect(p.parts.map((part) => part.name)).toEqual([
+      'host/control-plane/containerd',
+      'host/control-plane/files',
+      'host/control-plane',
+      'host/node-1/files',
+      'host/node-1/systemd',
+      'host/node-1',
+    ]);
+    expect(p.kvs.map((kv) => kv.key)).toEqual(['/registry/a', '/registry/b']);
+    expect(p.events.map((e) => e.seq)).toEqual([1, 2]);
   });
 
   it('should restore etcd key order when rows arrive in any order', () => {
-    const parts = splitLabSnapshot(serialized);
-    const merged = mergeLabSnapshot(parts.core, [...parts.kvs].reverse(), parts.events);
+    const p = splitLabSnapshot(serialized);
+    const merged = mergeLabSnapshot(p.core, [...p.parts].reverse(), [...p.kvs].reverse(), p.events);
     expect(merged).toBe(serialized);
   });
 
   it.each([
-    ['no etcd section', JSON.stringify({ trace: { events: [] } }), /"etcd" section/],
-    ['no kvs list', JSON.stringify({ etcd: {}, trace: { events: [] } }), /"etcd.kvs" list/],
-    ['no trace section', JSON.stringify({ etcd: { kvs: [] } }), /"trace" section/],
+    ['no etcd section', JSON.stringify({ hosts: [], trace: { events: [] } }), /"etcd" section/],
+    ['no kvs list', JSON.stringify({ etcd: {}, hosts: [], trace: { events: [] } }), /"etcd.kvs"/],
+    ['no trace section', JSON.stringify({ etcd: { kvs: [] }, hosts: [] }), /"trace" section/],
+    ['no hosts list', JSON.stringify({ etcd: { kvs: [] }, trace: { events: [] } }), /"hosts"/],
   ])('should refuse a snapshot with %s', (_name, text, message) => {
     expect(() => splitLabSnapshot(text)).toThrow(message);
+  });
+
+  it('should refuse to merge when a host part is missing', () => {
+    const p = splitLabSnapshot(serialized);
+    const parts = p.parts.filter((part) => part.name !== 'host/node-1');
+    expect(() => mergeLabSnapshot(p.core, parts, p.kvs, p.events)).toThrow(/host\/node-1/);
+  });
+
+  it('should round-trip a real lab so that the restored lab serializes identically', () => {
+    const lab = createLab({ seed: 42 });
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+    });
+    lab.advance(1_500);
+    const text = lab.serialize();
+    const p = splitLabSnapshot(text);
+    expect(p.kvs.some((kv) => kv.key === '/registry/namespaces/shop')).toBe(true);
+    const merged = mergeLabSnapshot(p.core, p.parts, p.kvs, p.events);
+    expect(merged).toBe(text);
+    expect(restoreLab(merged).serialize()).toBe(text);
   });
 });

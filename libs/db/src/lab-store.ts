@@ -6,6 +6,7 @@ import {
   deleteLabObjects,
   insertLab,
   loadLabObjects,
+  loadLabStateParts,
   lockLab,
   lockOwnerAndCountLabs,
   persistLabChanges,
@@ -14,15 +15,17 @@ import {
   type TLabHeader,
   type TLabKindDb,
   type TLabRecord,
+  type TLabStateUpdate,
   type TLabStatusDb,
   type TLabTraceRecord,
 } from './lab.repository';
-import { mergeLabSnapshot, splitLabSnapshot } from './lab-snapshot';
+import { mergeLabSnapshot, splitLabSnapshot, type TLabSnapshotParts } from './lab-snapshot';
 
 // The one place a lab changes: lock the row (one writer per lab across processes) → restore the
 // simulator (or take it from the in-process cache at the locked revision) → let the caller act
 // (tick, command, clock) → persist only what changed, in the same transaction → cache the
-// instance at its new revision. The API (exec, clock) and the worker (tick) both go through here.
+// instance at its new revision. The API (exec, clock, reset) and the worker (tick, hibernate)
+// all go through here.
 
 /** The parts of libs/sim's `Lab` the store relies on (the real `Lab` satisfies it). */
 export interface TSimAdvance {
@@ -78,10 +81,19 @@ export interface TLabCommit {
 export type TLabWriteResult<T> =
   { kind: 'not-found' } | { kind: 'busy' } | { kind: 'ok'; result: T; commit: TLabCommit | null };
 
+/** A restored lab and the state-part texts last persisted for it (to write only changed parts). */
+interface TCachedLab<L> {
+  lab: L;
+  parts: Map<string, string>;
+}
+
+const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
+
 export class LabWriteContext<L extends TSimLab> {
   clock: TLabClockState;
   status: TLabStatusDb;
   command: Omit<TLabCommandRecord, 'seq'> | null = null;
+  /** marks the lab as used by its owner now (hibernation counts idleness from there) */
   isTouched = false;
   /** set when the lab changed outside `advance` (an apiserver request, a command) */
   isMutated = false;
@@ -135,6 +147,22 @@ export class LabWriteContext<L extends TSimLab> {
     this.clock = reanchor(this.clock, this.lab.now, this.nowWallMs);
   }
 
+  /**
+   * A hibernated lab slept: its clock stopped when it hibernated and restarts now, from the sim
+   * time it had (no catch-up of the night).
+   */
+  wake(): void {
+    if (this.status !== 'HIBERNATED') return;
+    this.status = 'ACTIVE';
+    this.clock = reanchor(this.clock, this.lab.now, this.nowWallMs);
+  }
+
+  hibernate(): void {
+    this.catchUp();
+    this.status = 'HIBERNATED';
+    this.clock = reanchor(this.clock, this.lab.now, this.nowWallMs);
+  }
+
   recordCommand(command: Omit<TLabCommandRecord, 'seq'>): number {
     this.command = command;
     this.isMutated = true;
@@ -158,7 +186,7 @@ export class LabWriteContext<L extends TSimLab> {
 }
 
 export class LabStore<L extends TSimLab> {
-  private readonly cache: LabCache<L>;
+  private readonly cache: LabCache<TCachedLab<L>>;
   private readonly now: () => number;
 
   constructor(
@@ -166,7 +194,7 @@ export class LabStore<L extends TSimLab> {
     private readonly engine: TLabEngine<L>,
     private readonly options: TLabStoreOptions,
   ) {
-    this.cache = new LabCache<L>(options.cacheSize);
+    this.cache = new LabCache<TCachedLab<L>>(options.cacheSize);
     this.now = options.now ?? Date.now;
   }
 
@@ -183,45 +211,30 @@ export class LabStore<L extends TSimLab> {
     // Build the cluster before taking the owner's lock: it is the slow part.
     const lab = this.engine.create(blueprint);
     if (!lab) return { kind: 'unknown-scenario' };
-    const first = lab.advance(0);
-    const snapshot = splitLabSnapshot(lab.serialize());
-    const trace = lab.trace(0);
     const id = randomUUID();
-    const nowWall = this.now();
-    const needsTicks = !(first.quiescent && lab.nextWakeAt() === null);
-    const state = {
-      revision: 1,
-      simTimeMs: lab.now,
-      speed: 1,
-      paused: false,
-      coreState: snapshot.core,
-      clockAnchorWallMs: nowWall,
-      clockAnchorSimMs: lab.now,
-      lastTickWallMs: nowWall,
-      quiescent: !needsTicks,
-      nextWakeAtMs: lab.nextWakeAt(),
-      traceSeqOffset: 0,
-      traceSeq: trace.at(-1)?.seq ?? 0,
-      commandSeq: 0,
-      status: 'ACTIVE' as const,
-    };
-    const outcome = await this.prisma.$transaction(
-      async (tx) => {
-        const count = await lockOwnerAndCountLabs(tx, ownerId);
-        if (count >= limit) return { kind: 'limit-reached' as const, count };
-        await insertLab(tx, { id, ownerId, ...blueprint, objects: snapshot.kvs, trace, state });
-        return { kind: 'ok' as const };
-      },
-      { timeout: 30_000, maxWait: 10_000 },
-    );
+    const fresh = this.freshState(lab, this.now(), { traceSeqOffset: 0, commandSeq: 0 });
+    const outcome = await this.prisma.$transaction(async (tx) => {
+      const count = await lockOwnerAndCountLabs(tx, ownerId);
+      if (count >= limit) return { kind: 'limit-reached' as const, count };
+      await insertLab(tx, {
+        id,
+        ownerId,
+        ...blueprint,
+        objects: fresh.snapshot.kvs,
+        parts: fresh.snapshot.parts,
+        trace: fresh.events,
+        state: fresh.state,
+      });
+      return { kind: 'ok' as const };
+    }, TX_OPTIONS);
     if (outcome.kind !== 'ok') return outcome;
-    this.cache.set(id, 1, lab);
-    const at = new Date(nowWall);
-    const { coreState: _core, ...header } = { id, ownerId, ...blueprint, ...state };
+    this.remember(id, 1, lab, fresh.snapshot);
+    const at = new Date(fresh.state.clockAnchorWallMs);
+    const { coreState: _core, lastActiveAt: _at, ...state } = fresh.state;
     return {
       kind: 'ok',
-      header: { ...header, createdAt: at, lastActiveAt: at },
-      needsTicks,
+      header: { ...state, id, ownerId, ...blueprint, createdAt: at, lastActiveAt: at },
+      needsTicks: !fresh.state.quiescent,
     };
   }
 
@@ -235,35 +248,31 @@ export class LabStore<L extends TSimLab> {
     opts: { skipLocked: boolean; ownerId?: string },
     act: (ctx: LabWriteContext<L>) => T,
   ): Promise<TLabWriteResult<T>> {
-    let restored: L | null = null;
     try {
-      return await this.prisma.$transaction(
-        async (tx) => {
-          const row = await lockLab(tx, labId, { skipLocked: opts.skipLocked });
-          if (!row) {
-            if (!opts.skipLocked) return { kind: 'not-found' as const };
-            // SKIP LOCKED cannot tell "missing" from "locked"; a tick on a deleted lab is rare.
-            return { kind: 'busy' as const };
-          }
-          if (opts.ownerId !== undefined && row.ownerId !== opts.ownerId) {
-            return { kind: 'not-found' as const };
-          }
-          const lab = this.cache.get(labId, row.revision) ?? (await this.restore(tx, row));
-          restored = lab;
-          const ctx = new LabWriteContext(lab, row, this.now(), this.options.maxCatchUpMs);
-          const result = act(ctx);
-          if (!ctx.hasChanges) {
-            this.cache.set(labId, row.revision, lab);
-            return { kind: 'ok' as const, result, commit: null };
-          }
-          const commit = await this.persist(tx, ctx);
-          return { kind: 'ok' as const, result, commit };
-        },
-        { timeout: 30_000, maxWait: 10_000 },
-      );
+      return await this.prisma.$transaction(async (tx) => {
+        const row = await lockLab(tx, labId, { skipLocked: opts.skipLocked });
+        if (!row) {
+          // SKIP LOCKED cannot tell "missing" from "locked"; a tick on a deleted lab is rare.
+          return opts.skipLocked ? { kind: 'busy' as const } : { kind: 'not-found' as const };
+        }
+        if (opts.ownerId !== undefined && row.ownerId !== opts.ownerId) {
+          return { kind: 'not-found' as const };
+        }
+        const cached = this.cache.get(labId, row.revision) ?? (await this.restore(tx, row));
+        // Taken out of the cache while it may hold uncommitted changes; put back on success.
+        this.cache.delete(labId);
+        const ctx = new LabWriteContext(cached.lab, row, this.now(), this.options.maxCatchUpMs);
+        const result = act(ctx);
+        if (!ctx.hasChanges) {
+          this.cache.set(labId, row.revision, cached);
+          return { kind: 'ok' as const, result, commit: null };
+        }
+        const commit = await this.persist(tx, ctx, cached);
+        return { kind: 'ok' as const, result, commit };
+      }, TX_OPTIONS);
     } catch (error) {
       // The instance may hold changes that were never committed: never reuse it.
-      if (restored) this.cache.delete(labId);
+      this.cache.delete(labId);
       throw error;
     }
   }
@@ -274,62 +283,42 @@ export class LabStore<L extends TSimLab> {
    * resumed with Last-Event-ID never confuses the two clusters.
    */
   async reset(labId: string, ownerId: string): Promise<TLabWriteResult<null>> {
-    return this.prisma.$transaction(
-      async (tx) => {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
         const row = await lockLab(tx, labId, { skipLocked: false });
         if (!row || row.ownerId !== ownerId) return { kind: 'not-found' as const };
+        this.cache.delete(labId);
         const lab = this.engine.create({
           kind: row.kind,
           scenarioId: row.scenarioId,
           seed: row.seed,
         });
         if (!lab) return { kind: 'not-found' as const };
-        const first = lab.advance(0);
-        const snapshot = splitLabSnapshot(lab.serialize());
-        const offset = row.traceSeq;
-        const events = lab.trace(0).map((e) => shiftTrace(e, offset));
-        const nowWall = this.now();
-        const nextWakeAt = lab.nextWakeAt();
-        const quiescent = first.quiescent && nextWakeAt === null;
-        const revision = row.revision + 1;
-        const state = {
-          revision,
-          simTimeMs: lab.now,
-          speed: 1,
-          paused: false,
-          coreState: snapshot.core,
-          clockAnchorWallMs: nowWall,
-          clockAnchorSimMs: lab.now,
-          lastTickWallMs: nowWall,
-          quiescent,
-          nextWakeAtMs: nextWakeAt,
-          traceSeqOffset: offset,
-          traceSeq: events.at(-1)?.seq ?? offset,
+        const fresh = this.freshState(lab, this.now(), {
+          traceSeqOffset: row.traceSeq,
           commandSeq: row.commandSeq,
-          status: 'ACTIVE' as const,
-          lastActiveAt: new Date(nowWall),
-        };
+        });
+        const state = { ...fresh.state, revision: row.revision + 1 };
         await deleteLabObjects(tx, labId);
         await persistLabChanges(tx, labId, {
-          upserts: snapshot.kvs,
+          upserts: fresh.snapshot.kvs,
           deletes: [],
-          trace: events,
+          partUpserts: fresh.snapshot.parts,
+          partDeletes: [],
+          trace: fresh.events,
           state,
         });
-        this.cache.set(labId, revision, lab);
-        const { coreState: _core, lastActiveAt, ...rest } = state;
-        const commit: TLabCommit = {
-          revision,
-          simTimeMs: lab.now,
-          events,
-          objectsChanged: true,
-          needsTicks: !quiescent,
-          header: { ...rest, ...pickIdentity(row), lastActiveAt },
+        this.remember(labId, state.revision, lab, fresh.snapshot);
+        return {
+          kind: 'ok' as const,
+          result: null,
+          commit: this.toCommit(row, state, fresh.events, true),
         };
-        return { kind: 'ok' as const, result: null, commit };
-      },
-      { timeout: 30_000, maxWait: 10_000 },
-    );
+      }, TX_OPTIONS);
+    } catch (error) {
+      this.cache.delete(labId);
+      throw error;
+    }
   }
 
   /** Drops a lab from this process's cache (after DELETE). */
@@ -337,20 +326,61 @@ export class LabStore<L extends TSimLab> {
     this.cache.delete(labId);
   }
 
-  private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<L> {
-    const [objects, trace] = await Promise.all([
+  private freshState(
+    lab: L,
+    nowWall: number,
+    carry: { traceSeqOffset: number; commandSeq: number },
+  ): {
+    snapshot: TLabSnapshotParts;
+    events: TLabTraceRecord[];
+    state: TLabStateUpdate & { lastActiveAt: Date };
+  } {
+    const first = lab.advance(0);
+    const snapshot = splitLabSnapshot(lab.serialize());
+    const events = lab.trace(0).map((e) => shiftTrace(e, carry.traceSeqOffset));
+    const nextWakeAt = lab.nextWakeAt();
+    const state = {
+      revision: 1,
+      simTimeMs: lab.now,
+      speed: 1,
+      paused: false,
+      coreState: snapshot.core,
+      clockAnchorWallMs: nowWall,
+      clockAnchorSimMs: lab.now,
+      lastTickWallMs: nowWall,
+      quiescent: first.quiescent && nextWakeAt === null,
+      nextWakeAtMs: nextWakeAt,
+      traceSeqOffset: carry.traceSeqOffset,
+      traceSeq: events.at(-1)?.seq ?? carry.traceSeqOffset,
+      commandSeq: carry.commandSeq,
+      status: 'ACTIVE' as const,
+      lastActiveAt: new Date(nowWall),
+    };
+    return { snapshot, events, state };
+  }
+
+  private remember(labId: string, revision: number, lab: L, snapshot: TLabSnapshotParts): void {
+    const parts = new Map(snapshot.parts.map((p) => [p.name, p.value]));
+    this.cache.set(labId, revision, { lab, parts });
+  }
+
+  private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<TCachedLab<L>> {
+    const [objects, parts, trace] = await Promise.all([
       loadLabObjects(tx, row.id),
+      loadLabStateParts(tx, row.id),
       readRecentTrace(tx, row.id, this.options.restoreTraceEvents),
     ]);
     const own = trace
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
-    return this.engine.restore(mergeLabSnapshot(row.coreState, objects, own));
+    const lab = this.engine.restore(mergeLabSnapshot(row.coreState, parts, objects, own));
+    return { lab, parts: new Map(parts.map((p) => [p.name, p.value])) };
   }
 
   private async persist(
     tx: Prisma.TransactionClient,
     ctx: LabWriteContext<L>,
+    cached: TCachedLab<L>,
   ): Promise<TLabCommit> {
     const { lab, row } = ctx;
     // Drain what happened outside `advance` (requests made by a command) and get a fresh verdict
@@ -358,20 +388,21 @@ export class LabStore<L extends TSimLab> {
     const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
     const snapshot = splitLabSnapshot(lab.serialize());
     const byKey = new Map(snapshot.kvs.map((kv) => [kv.key, kv]));
-    const touched = new Set([...ctx.changed, ...ctx.deleted]);
-    const upserts = [...touched].filter((key) => byKey.has(key)).map((key) => byKey.get(key)!);
-    const deletes = [...touched].filter((key) => !byKey.has(key));
+    const touched = [...new Set([...ctx.changed, ...ctx.deleted])];
+    const upserts = touched.flatMap((key) => byKey.get(key) ?? []);
+    const deletes = touched.filter((key) => !byKey.has(key));
+    const partUpserts = snapshot.parts.filter((p) => cached.parts.get(p.name) !== p.value);
+    const names = new Set(snapshot.parts.map((p) => p.name));
+    const partDeletes = [...cached.parts.keys()].filter((name) => !names.has(name));
     const simSeq = row.traceSeq - row.traceSeqOffset;
     const events = lab
       .trace(simSeq)
       .filter((e) => e.seq > simSeq)
       .map((e) => shiftTrace(e, row.traceSeqOffset));
     const nextWakeAt = lab.nextWakeAt();
-    const quiescent = last.quiescent && nextWakeAt === null;
-    const revision = row.revision + 1;
     const command = ctx.command ? { seq: row.commandSeq + 1, ...ctx.command } : undefined;
-    const state = {
-      revision,
+    const state: TLabStateUpdate = {
+      revision: row.revision + 1,
       simTimeMs: lab.now,
       speed: ctx.clock.speed,
       paused: ctx.clock.paused,
@@ -379,7 +410,7 @@ export class LabStore<L extends TSimLab> {
       clockAnchorWallMs: ctx.clock.clockAnchorWallMs,
       clockAnchorSimMs: ctx.clock.clockAnchorSimMs,
       lastTickWallMs: ctx.nowWallMs,
-      quiescent,
+      quiescent: last.quiescent && nextWakeAt === null,
       nextWakeAtMs: nextWakeAt,
       traceSeqOffset: row.traceSeqOffset,
       traceSeq: events.at(-1)?.seq ?? row.traceSeq,
@@ -387,29 +418,44 @@ export class LabStore<L extends TSimLab> {
       status: ctx.status,
       lastActiveAt: ctx.isTouched ? new Date(ctx.nowWallMs) : undefined,
     };
-    await persistLabChanges(tx, row.id, { upserts, deletes, trace: events, command, state });
-    this.cache.set(row.id, revision, lab);
+    await persistLabChanges(tx, row.id, {
+      upserts,
+      deletes,
+      partUpserts,
+      partDeletes,
+      trace: events,
+      command,
+      state,
+    });
+    this.remember(row.id, state.revision, lab, snapshot);
+    return this.toCommit(row, state, events, upserts.length + deletes.length > 0);
+  }
+
+  private toCommit(
+    row: TLabRecord,
+    state: TLabStateUpdate,
+    events: TLabTraceRecord[],
+    objectsChanged: boolean,
+  ): TLabCommit {
     const { coreState: _core, lastActiveAt, ...rest } = state;
     return {
-      revision,
-      simTimeMs: lab.now,
+      revision: state.revision,
+      simTimeMs: state.simTimeMs,
       events,
-      objectsChanged: upserts.length + deletes.length > 0,
-      needsTicks: state.status === 'ACTIVE' && !state.paused && !quiescent,
-      header: { ...rest, ...pickIdentity(row), lastActiveAt: lastActiveAt ?? row.lastActiveAt },
+      objectsChanged,
+      needsTicks: state.status === 'ACTIVE' && !state.paused && !state.quiescent,
+      header: {
+        ...rest,
+        id: row.id,
+        ownerId: row.ownerId,
+        kind: row.kind,
+        scenarioId: row.scenarioId,
+        seed: row.seed,
+        createdAt: row.createdAt,
+        lastActiveAt: lastActiveAt ?? row.lastActiveAt,
+      },
     };
   }
-}
-
-function pickIdentity(row: TLabRecord) {
-  return {
-    id: row.id,
-    ownerId: row.ownerId,
-    kind: row.kind,
-    scenarioId: row.scenarioId,
-    seed: row.seed,
-    createdAt: row.createdAt,
-  };
 }
 
 /** Moves a trace event between simulator seqs and stored seqs (causes move with it). */

@@ -7,6 +7,7 @@ import {
   insertLab,
   listLabsNeedingTicks,
   loadLabObjects,
+  loadLabStateParts,
   lockLab,
   lockOwnerAndCountLabs,
   persistLabChanges,
@@ -63,6 +64,10 @@ async function newLab(): Promise<string> {
         { key: '/registry/a', value: '{"a":1}', createRevision: 2, modRevision: 2, version: 1 },
         { key: '/registry/b', value: '{"b":1}', createRevision: 3, modRevision: 3, version: 1 },
       ],
+      parts: [
+        { name: 'host/cp', value: '{"files":null}' },
+        { name: 'host/cp/files', value: '{"/etc/a":"x"}' },
+      ],
       trace: [{ seq: 1, t: 0, component: 'etcd', verb: 'etcd.put', message: 'put a' }],
       state: state(),
     }),
@@ -94,6 +99,8 @@ describe('lab repository', () => {
           { key: '/registry/c', value: '{"c":1}', createRevision: 5, modRevision: 5, version: 1 },
         ],
         deletes: ['/registry/b'],
+        partUpserts: [{ name: 'host/cp/files', value: '{"/etc/a":"y"}' }],
+        partDeletes: ['host/cp'],
         trace: [
           {
             seq: 2,
@@ -122,6 +129,9 @@ describe('lab repository', () => {
     expect(objects).toEqual([
       { key: '/registry/a', value: '{"a":2}', createRevision: 2, modRevision: 4, version: 2 },
       { key: '/registry/c', value: '{"c":1}', createRevision: 5, modRevision: 5, version: 1 },
+    ]);
+    expect(await loadLabStateParts(prisma, id)).toEqual([
+      { name: 'host/cp/files', value: '{"/etc/a":"y"}' },
     ]);
     expect(await readTraceAfter(prisma, id, 1, 100)).toEqual([
       {

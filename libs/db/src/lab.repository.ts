@@ -89,9 +89,17 @@ export type TLabStateUpdate = Pick<
   | 'status'
 > & { lastActiveAt?: Date };
 
+export interface TLabStatePartRow {
+  name: string;
+  value: string;
+}
+
 export interface TLabChangeSet {
   upserts: TLabObjectRecord[];
   deletes: string[];
+  /** core-state sections whose text changed / that no longer exist */
+  partUpserts: TLabStatePartRow[];
+  partDeletes: string[];
   trace: TLabTraceRecord[];
   command?: TLabCommandRecord;
   state: TLabStateUpdate;
@@ -104,6 +112,7 @@ export interface TNewLab {
   scenarioId: string | null;
   seed: number;
   objects: TLabObjectRecord[];
+  parts: TLabStatePartRow[];
   trace: TLabTraceRecord[];
   state: TLabStateUpdate;
 }
@@ -214,6 +223,7 @@ export async function insertLab(tx: Prisma.TransactionClient, lab: TNewLab): Pro
       ${s.lastTickWallMs}, ${s.quiescent}, ${s.nextWakeAtMs}, ${s.traceSeqOffset}, ${s.traceSeq},
       ${s.commandSeq}, now(), now())`;
   await upsertObjects(tx, lab.id, lab.objects);
+  await upsertStateParts(tx, lab.id, lab.parts);
   await insertTrace(tx, lab.id, lab.trace);
 }
 
@@ -230,6 +240,11 @@ export async function persistLabChanges(
   if (changes.deletes.length > 0) {
     await tx.$executeRaw`DELETE FROM "LabObject" WHERE "labId" = ${labId}
       AND "key" = ANY(${changes.deletes}::text[])`;
+  }
+  await upsertStateParts(tx, labId, changes.partUpserts);
+  if (changes.partDeletes.length > 0) {
+    await tx.$executeRaw`DELETE FROM "LabStatePart" WHERE "labId" = ${labId}
+      AND "name" = ANY(${changes.partDeletes}::text[])`;
   }
   await insertTrace(tx, labId, changes.trace);
   if (changes.command) await insertCommand(tx, labId, changes.command);
@@ -269,6 +284,24 @@ async function upsertObjects(
     ON CONFLICT ("labId", "key") DO UPDATE SET "value" = EXCLUDED."value",
       "createRevision" = EXCLUDED."createRevision", "modRevision" = EXCLUDED."modRevision",
       "version" = EXCLUDED."version"`;
+}
+
+async function upsertStateParts(
+  tx: Prisma.TransactionClient,
+  labId: string,
+  parts: TLabStatePartRow[],
+): Promise<void> {
+  if (parts.length === 0) return;
+  await tx.$executeRaw`INSERT INTO "LabStatePart" ("labId", "name", "value")
+    SELECT ${labId}, u.name, u.value
+    FROM unnest(${parts.map((p) => p.name)}::text[], ${parts.map((p) => p.value)}::text[])
+      AS u(name, value)
+    ON CONFLICT ("labId", "name") DO UPDATE SET "value" = EXCLUDED."value"`;
+}
+
+export async function loadLabStateParts(db: TDb, labId: string): Promise<TLabStatePartRow[]> {
+  return db.$queryRaw<TLabStatePartRow[]>`SELECT "name", "value" FROM "LabStatePart"
+    WHERE "labId" = ${labId} ORDER BY "name"`;
 }
 
 function jsonOrNull(value: unknown): string | null {
@@ -364,9 +397,10 @@ export async function listLabCommands(
   return rows.reverse().map((r) => ({ ...r, simTimeMs: Number(r.simTimeMs) }));
 }
 
-/** Empties a lab's keyspace (reset: a fresh cluster replaces it). */
+/** Empties a lab's keyspace and state parts (reset: a fresh cluster replaces them). */
 export async function deleteLabObjects(tx: Prisma.TransactionClient, labId: string): Promise<void> {
   await tx.$executeRaw`DELETE FROM "LabObject" WHERE "labId" = ${labId}`;
+  await tx.$executeRaw`DELETE FROM "LabStatePart" WHERE "labId" = ${labId}`;
 }
 
 export async function deleteLab(db: TDb, labId: string): Promise<boolean> {

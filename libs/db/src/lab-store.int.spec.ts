@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../test/test-database';
+import { createPrismaClient } from './prisma-client.factory';
+import { findLabHeader, loadLabObjects, loadLabStateParts, readTraceAfter } from './lab.repository';
+import { mergeLabSnapshot } from './lab-snapshot';
+import { LabStore, type TLabEngine } from './lab-store';
+
+const prisma = createPrismaClient(testDatabaseUrl());
+let wall = 1_764_000_000_000;
+const restores: string[] = [];
+
+const engine: TLabEngine<SimLab> = {
+  create: (b) => (b.kind === 'SANDBOX' ? createLab({ seed: b.seed }) : null),
+  restore: (text) => {
+    restores.push(text);
+    return restoreLab(text);
+  },
+};
+
+function newStore(): LabStore<SimLab> {
+  return new LabStore(prisma, engine, {
+    maxCatchUpMs: 60_000,
+    restoreTraceEvents: 10_000,
+    cacheSize: 10,
+    now: () => wall,
+  });
+}
+
+let ownerId = '';
+
+beforeAll(async () => {
+  ownerId = `u-${randomUUID()}`;
+  await prisma.user.create({
+    data: { id: ownerId, email: `${ownerId}@example.test`, passwordHash: 'x', displayName: 'T' },
+  });
+});
+
+afterAll(async () => {
+  await prisma.user.deleteMany({ where: { id: ownerId } });
+  await prisma.$disconnect();
+});
+
+const sandbox = { kind: 'SANDBOX' as const, scenarioId: null, seed: 11 };
+
+async function createOne(store: LabStore<SimLab>): Promise<string> {
+  const created = await store.create(ownerId, sandbox, 100);
+  if (created.kind !== 'ok') throw new Error(created.kind);
+  return created.header.id;
+}
+
+/**
+ * What the database holds, merged back into the simulator's serialized form. (Compared as data:
+ * jsonb keeps trace `data` objects with its own key order.)
+ */
+async function storedSerialization(labId: string): Promise<string> {
+  const row = await prisma.lab.findUniqueOrThrow({ where: { id: labId } });
+  const [objects, parts] = await Promise.all([
+    loadLabObjects(prisma, labId),
+    loadLabStateParts(prisma, labId),
+  ]);
+  const trace = await readTraceAfter(prisma, labId, 0, 1_000_000);
+  return mergeLabSnapshot(row.coreState, parts, objects, trace);
+}
+
+describe('LabStore', () => {
+  it('should store exactly the lab it created when created', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    const header = await findLabHeader(prisma, id);
+    expect(header).toMatchObject({ revision: 1, status: 'ACTIVE', speed: 1, paused: false });
+    expect(JSON.parse(await storedSerialization(id))).toEqual(
+      JSON.parse(createLab({ seed: 11 }).serialize()),
+    );
+  });
+
+  it('should advance by wall time, persist every change and restore identically', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    wall += 1_000;
+    const result = await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(result).toMatchObject({ kind: 'ok', result: 1_000 });
+    const reference = createLab({ seed: 11 });
+    reference.advance(0);
+    reference.advance(1_000);
+    reference.advance(0);
+    expect(JSON.parse(await storedSerialization(id))).toEqual(JSON.parse(reference.serialize()));
+    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 2, simTimeMs: 1_000 });
+  });
+
+  it('should reuse the cached instance when nobody else wrote, and restore when someone did', async () => {
+    const store = newStore();
+    const other = newStore();
+    const id = await createOne(store);
+    restores.length = 0;
+    wall += 250;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(0);
+    wall += 250;
+    await other.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(1);
+    wall += 250;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(2);
+    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 4, simTimeMs: 750 });
+  });
+
+  it('should write nothing when a retried tick finds the lab already at its target', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    wall += 500;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    const again = await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(again).toEqual({ kind: 'ok', result: 0, commit: null });
+    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 2, simTimeMs: 500 });
+  });
+
+  it('should keep the clock still while paused and move exactly the step when stepped', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    await store.write(id, { skipLocked: false }, (ctx) => ctx.changeClock({ paused: true }));
+    wall += 5_000;
+    const tick = await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(tick).toEqual({ kind: 'ok', result: 0, commit: null });
+    await store.write(id, { skipLocked: false }, (ctx) => ctx.step(2_000));
+    wall += 5_000;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(await findLabHeader(prisma, id)).toMatchObject({ simTimeMs: 2_000, paused: true });
+  });
+
+  it('should run four times as fast at speed 4', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    await store.write(id, { skipLocked: false }, (ctx) => ctx.changeClock({ speed: 4 }));
+    wall += 1_500;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(await findLabHeader(prisma, id)).toMatchObject({ simTimeMs: 6_000, speed: 4 });
+  });
+
+  it('should persist the keys a request wrote when the act mutated the lab', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    const result = await store.write(id, { skipLocked: false, ownerId }, (ctx) => {
+      ctx.isMutated = true;
+      return ctx.lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'namespaces',
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+      }).code;
+    });
+    expect(result.kind === 'ok' && result.result).toBe(201);
+    expect(result.kind === 'ok' && result.commit?.objectsChanged).toBe(true);
+    const keys = (await loadLabObjects(prisma, id)).map((o) => o.key);
+    expect(keys).toContain('/registry/namespaces/shop');
+    const trace = await readTraceAfter(prisma, id, 0, 10_000);
+    expect(trace.map((e) => e.seq)).toEqual(trace.map((_e, i) => i + 1));
+  });
+
+  it('should answer not-found to anyone but the owner', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    const result = await store.write(id, { skipLocked: false, ownerId: 'intruder' }, () => 1);
+    expect(result).toEqual({ kind: 'not-found' });
+  });
+
+  it('should refuse a lab over the limit', async () => {
+    const store = newStore();
+    const count = await prisma.lab.count({ where: { ownerId } });
+    const refused = await store.create(ownerId, sandbox, count);
+    expect(refused).toEqual({ kind: 'limit-reached', count });
+  });
+
+  it('should continue trace seqs after a reset and restore the fresh cluster', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    wall += 1_000;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    const before = await findLabHeader(prisma, id);
+    const reset = await store.reset(id, ownerId);
+    expect(reset.kind).toBe('ok');
+    const after = await findLabHeader(prisma, id);
+    expect(after).toMatchObject({ simTimeMs: 0, traceSeqOffset: before?.traceSeq });
+    const events = await readTraceAfter(prisma, id, before?.traceSeq ?? 0, 100);
+    expect(events[0]?.seq).toBe((before?.traceSeq ?? 0) + 1);
+    // a different process restores the reset lab from the database
+    wall += 300;
+    const other = newStore();
+    await other.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    const reference = createLab({ seed: 11 });
+    reference.advance(0);
+    reference.advance(300);
+    reference.advance(0);
+    const row = await findLabHeader(prisma, id);
+    expect(row?.simTimeMs).toBe(300);
+    expect(JSON.parse(await storedCore(id)).now).toBe(JSON.parse(reference.serialize()).now);
+  });
+});
+
+async function storedCore(labId: string): Promise<string> {
+  const row = await prisma.lab.findUniqueOrThrow({ where: { id: labId } });
+  return row.coreState;
+}
