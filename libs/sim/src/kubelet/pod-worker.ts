@@ -438,7 +438,7 @@ function syncContainer(
   spec: Container,
   c: ContainerRuntime,
 ): void {
-  const { ctx, host } = env;
+  const { ctx } = env;
   const now = ctx.now;
   // Several steps can happen at the same instant (e.g. image present -> create).
   for (let guard = 0; guard < 8; guard++) {
@@ -732,7 +732,7 @@ function stepRunning(
     return;
   }
   if (c.stage === 'killing') {
-    const at = host.containerd.nextEventAt();
+    const at = host.containerd.nextEventAt(rec.id);
     if (at !== null) env.wake(at);
     return;
   }
@@ -802,7 +802,7 @@ function stepRunning(
   }
   for (const st of Object.values(c.probes))
     if (st && Number.isFinite(st.nextAt)) env.wake(st.nextAt);
-  const exitAt = host.containerd.nextEventAt();
+  const exitAt = host.containerd.nextEventAt(rec.id);
   if (exitAt !== null) env.wake(exitAt);
 }
 
@@ -980,8 +980,8 @@ function terminatePod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
   }
   const running = host.containerd.listContainers({ podUid: rt.uid });
   if (running.length > 0 && now < (rt.killDeadline ?? now)) {
-    const at = host.containerd.nextEventAt();
-    env.wake(Math.min(at ?? rt.killDeadline!, rt.killDeadline!));
+    const ats = running.map((c) => host.containerd.nextEventAt(c.id) ?? Infinity);
+    env.wake(Math.min(...ats, rt.killDeadline!));
     return;
   }
   if (rt.deleted) return;

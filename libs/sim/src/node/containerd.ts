@@ -317,12 +317,12 @@ export class Containerd {
   }
 
   /** The next instant something happens inside a container (an exit, a log line), or null. */
-  nextEventAt(): number | null {
+  nextEventAt(containerId?: string): number | null {
     let best: number | null = null;
     for (const c of this.containers) {
-      if (c.state !== 'running') continue;
+      if (c.state !== 'running' || (containerId !== undefined && c.id !== containerId)) continue;
       const step = c.app.program.steps[c.pc];
-      const t = c.stopAt ?? (step && step.op !== 'serve' ? c.nextAt : undefined);
+      const t = c.stopAt ?? (step?.op === 'serve' ? undefined : c.nextAt);
       if (t !== undefined && (best === null || t < best)) best = t;
     }
     return best;
