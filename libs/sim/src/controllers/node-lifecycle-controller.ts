@@ -152,7 +152,19 @@ export class NodeLifecycleController extends BaseController {
       this.monitorNodeHealth(pass);
     }
     this.taintingPass(pass);
-    pass.ctx.wakeAt(this.lastMonitor + NODE_MONITOR_PERIOD_MS);
+    // A node whose heartbeats stopped has a deadline pending: make sure the lab runs us then,
+    // even if nothing else happens (healthy nodes need no timer: their kubelets keep us busy).
+    for (const [name, h] of this.health) {
+      const deadline = h.probeTimestamp + NODE_MONITOR_GRACE_MS;
+      const stale = pass.now - h.probeTimestamp > 2 * NODE_MONITOR_PERIOD_MS;
+      if (
+        stale &&
+        deadline >= pass.now &&
+        readyCondition(this.informer<Node>('nodes').get(undefined, name))?.status === 'True'
+      ) {
+        pass.ctx.wakeAt(deadline + NODE_MONITOR_PERIOD_MS);
+      }
+    }
   }
 
   // --- monitorNodeHealth ------------------------------------------------------------------
