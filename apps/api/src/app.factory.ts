@@ -18,8 +18,8 @@ export async function createApp(config: TAppConfig): Promise<NestExpressApplicat
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  // The web app proxies /api from the same host; trust it for the client address (rate limits).
-  app.set('trust proxy', 'loopback');
+  // The web app proxies /api; trust it (only it) for the client address used by rate limits.
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(cookieParser());
   app.use(jsonBodyMiddleware);

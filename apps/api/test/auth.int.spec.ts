@@ -147,6 +147,22 @@ describe('auth journey', () => {
   });
 });
 
+describe('per-IP login limit', () => {
+  it('should block an address after 10 failures across many emails, and only that address', async () => {
+    const fromProxy = (ip: string, email: string) =>
+      http()
+        .post('/api/auth/login')
+        .set('X-Forwarded-For', ip)
+        .send({ email, password: 'Not-the-password-1' });
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      await fromProxy('203.0.113.7', `guess${attempt}@example.com`).expect(401);
+    }
+    const blocked = await fromProxy('203.0.113.7', 'fresh@example.com').expect(429);
+    expect(blocked.body.error.code).toBe('RATE_LIMITED');
+    await fromProxy('198.51.100.1', 'fresh@example.com').expect(401);
+  });
+});
+
 describe('request edge', () => {
   it('should answer 413 PAYLOAD_TOO_LARGE when the body is over 1 MB', async () => {
     const response = await http()

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       sessionTtlMs: 168 * 3_600_000,
       cookieSecure: false,
       logLevel: 'info',
+      trustProxy: 'loopback, uniquelocal',
       loginThrottle: { maxFailures: 10, windowSeconds: 900 },
     });
   });

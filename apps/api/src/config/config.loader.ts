@@ -19,6 +19,7 @@ export function loadConfig(env: Record<string, string | undefined>): TAppConfig 
     sessionTtlMs: e.SESSION_TTL_HOURS * 60 * 60 * 1000,
     cookieSecure: e.COOKIE_SECURE ?? e.NODE_ENV === 'production',
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, windowSeconds: e.LOGIN_WINDOW_SECONDS },
   };
 }

@@ -15,6 +15,12 @@ export const ZEnv = z.object({
   /** Defaults to true in production, false elsewhere (plain http on localhost). */
   COOKIE_SECURE: ZBooleanString.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Express "trust proxy": which hops may set X-Forwarded-For. The web app proxies /api, so the
+   * client address (used by the per-IP login limit) comes from it. Default: same host or a
+   * private network (docker-compose).
+   */
+  TRUST_PROXY: z.string().min(1).default('loopback, uniquelocal'),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_SECONDS: z.coerce
     .number()
@@ -32,5 +38,6 @@ export type TAppConfig = {
   sessionTtlMs: number;
   cookieSecure: boolean;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  trustProxy: string;
   loginThrottle: { maxFailures: number; windowSeconds: number };
 };

@@ -25,6 +25,7 @@ export const TEST_CONFIG: TAppConfig = {
   sessionTtlMs: 60 * 60 * 1000,
   cookieSecure: false,
   logLevel: 'silent',
+  trustProxy: 'loopback',
   loginThrottle: { maxFailures: 3, windowSeconds: 900 },
 };
 

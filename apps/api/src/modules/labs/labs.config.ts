@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+// Settings of the labs feature, read from the environment once when the module is built.
+
+const ZLabsEnv = z.object({
+  /** labs one learner may hold at once */
+  LAB_LIMIT_PER_USER: z.coerce.number().int().positive().default(3),
+  /** commands per lab per window (fixed window in Redis) */
+  LAB_RATE_LIMIT_COMMANDS: z.coerce.number().int().positive().default(20),
+  LAB_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
+  /** period of a converging lab's tick scheduler */
+  LAB_TICK_EVERY_MS: z.coerce.number().int().min(20).default(250),
+  /** the most simulated time one write replays to catch up with the wall clock */
+  LAB_MAX_CATCHUP_MS: z.coerce.number().int().positive().default(5 * 60_000),
+  /** restored labs kept in memory per process */
+  LAB_CACHE_SIZE: z.coerce.number().int().positive().default(200),
+  /** trace events a restored lab gets back in memory */
+  LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(2_000),
+  /** SSE comment sent on idle streams so proxies keep them open */
+  LAB_SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
+});
+
+export type TLabsConfig = {
+  limitPerUser: number;
+  rateLimit: { commands: number; windowSeconds: number };
+  tickEveryMs: number;
+  maxCatchUpMs: number;
+  cacheSize: number;
+  restoreTraceEvents: number;
+  sseHeartbeatMs: number;
+};
+
+export function loadLabsConfig(env: Record<string, string | undefined>): TLabsConfig {
+  const parsed = ZLabsEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    limitPerUser: e.LAB_LIMIT_PER_USER,
+    rateLimit: { commands: e.LAB_RATE_LIMIT_COMMANDS, windowSeconds: e.LAB_RATE_LIMIT_WINDOW_SECONDS },
+    tickEveryMs: e.LAB_TICK_EVERY_MS,
+    maxCatchUpMs: e.LAB_MAX_CATCHUP_MS,
+    cacheSize: e.LAB_CACHE_SIZE,
+    restoreTraceEvents: e.LAB_RESTORE_TRACE_EVENTS,
+    sseHeartbeatMs: e.LAB_SSE_HEARTBEAT_MS,
+  };
+}
+
+export const LABS_CONFIG = Symbol('LABS_CONFIG');

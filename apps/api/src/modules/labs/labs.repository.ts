@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  deleteLab,
+  findOwnedLab,
+  LabStore,
+  listOwnedLabs,
+  loadLabObjects,
+  readTraceAfter,
+  touchLab,
+  type LabWriteContext,
+  type TLabBlueprint,
+  type TLabHeader,
+  type TLabObjectRecord,
+  type TLabTraceRecord,
+  type TLabWriteResult,
+  type TPrismaClient,
+} from '@kubejourney/db';
+import type { SimLab } from '@kubejourney/sim';
+import { PRISMA } from '../../infra/prisma.module';
+import { simLabEngine } from './lab-engine';
+import { LABS_CONFIG, type TLabsConfig } from './labs.config';
+
+export type TLabViewData = { header: TLabHeader; coreState: string; objects: TLabObjectRecord[] };
+
+/** Every database access of the labs feature (the store does the locked read-modify-write). */
+@Injectable()
+export class LabsRepository {
+  private readonly store: LabStore<SimLab>;
+
+  constructor(
+    @Inject(PRISMA) private readonly prisma: TPrismaClient,
+    @Inject(LABS_CONFIG) config: TLabsConfig,
+  ) {
+    this.store = new LabStore(prisma, simLabEngine, {
+      maxCatchUpMs: config.maxCatchUpMs,
+      restoreTraceEvents: config.restoreTraceEvents,
+      cacheSize: config.cacheSize,
+    });
+  }
+
+  create(ownerId: string, blueprint: TLabBlueprint, limit: number) {
+    return this.store.create(ownerId, blueprint, limit);
+  }
+
+  write<T>(
+    labId: string,
+    ownerId: string,
+    act: (ctx: LabWriteContext<SimLab>) => T,
+  ): Promise<TLabWriteResult<T>> {
+    return this.store.write(labId, { skipLocked: false, ownerId }, act);
+  }
+
+  reset(labId: string, ownerId: string): Promise<TLabWriteResult<null>> {
+    return this.store.reset(labId, ownerId);
+  }
+
+  findOwned(labId: string, ownerId: string): Promise<TLabHeader | null> {
+    return findOwnedLab(this.prisma, labId, ownerId);
+  }
+
+  listOwned(ownerId: string): Promise<TLabHeader[]> {
+    return listOwnedLabs(this.prisma, ownerId);
+  }
+
+  /** The header, core state and keyspace of one lab, read from one consistent snapshot. */
+  async readView(labId: string, ownerId: string): Promise<TLabViewData | null> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const header = await findOwnedLab(tx, labId, ownerId);
+        if (!header) return null;
+        const [core] = await tx.$queryRaw<{ coreState: string }[]>`SELECT "coreState" FROM "Lab"
+          WHERE "id" = ${labId}`;
+        const objects = await loadLabObjects(tx, labId);
+        return { header, coreState: core?.coreState ?? '{}', objects };
+      },
+      { isolationLevel: 'RepeatableRead' },
+    );
+  }
+
+  readTraceAfter(labId: string, afterSeq: number, limit: number): Promise<TLabTraceRecord[]> {
+    return readTraceAfter(this.prisma, labId, afterSeq, limit);
+  }
+
+  touch(labId: string, at: Date): Promise<void> {
+    return touchLab(this.prisma, labId, at);
+  }
+
+  async delete(labId: string): Promise<boolean> {
+    this.store.forget(labId);
+    return deleteLab(this.prisma, labId);
+  }
+}
