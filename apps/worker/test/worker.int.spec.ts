@@ -5,6 +5,7 @@ import { bullmqPrefix, MAINTENANCE_QUEUE, workerHeartbeatKey } from '@kubejourne
 import { createPrismaClient } from '@kubejourney/db';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../../../libs/db/test/test-database';
 
@@ -118,5 +119,42 @@ describe('worker process', () => {
     expect(await running.exited).toBe(0);
     expect(running.logs.map((log) => log.msg)).toContain('worker stopped');
     expect(await heartbeatKeys()).toHaveLength(0);
+  });
+
+  it('should finish the running job before exiting when SIGTERM arrives mid-job', async () => {
+    await prisma.session.deleteMany();
+    const user = await prisma.user.upsert({
+      where: { email: 'w@example.com' },
+      create: { email: 'w@example.com', passwordHash: 'x', displayName: 'W' },
+      update: {},
+    });
+    await prisma.session.create({
+      data: { userId: user.id, tokenHash: 'old', expiresAt: new Date(Date.now() - 1000) },
+    });
+    worker = startWorkerProcess();
+    const running = worker;
+    await waitFor(() => running.logs.some((log) => log.msg === 'worker ready'));
+
+    // Hold a lock on the table so the job's DELETE blocks: the job stays in flight for as long
+    // as we like, without any test-only code in the worker.
+    const blocker = new pg.Client({ connectionString: testDatabaseUrl() });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE "Session" IN ACCESS EXCLUSIVE MODE');
+      const job = await queue.add('sessions.purge-expired', {});
+      await waitFor(async () => (await job.getState()) === 'active');
+
+      running.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(running.child.exitCode).toBeNull(); // still waiting for its job
+
+      await blocker.query('COMMIT');
+      expect(await running.exited).toBe(0);
+      expect(await job.getState()).toBe('completed');
+      expect((await queue.getJob(job.id as string))?.returnvalue).toEqual({ deleted: 1 });
+    } finally {
+      await blocker.end();
+    }
   });
 });
