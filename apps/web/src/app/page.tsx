@@ -41,7 +41,7 @@ export default async function LandingPage() {
   const points = [
     { title: landing.pointOwnClusterTitle, body: landing.pointOwnClusterBody, dot: 'bg-slate-600' },
     { title: landing.pointWatchTitle, body: landing.pointWatchBody, dot: 'bg-green-600' },
-    { title: landing.pointPaceTitle, body: landing.pointPaceBody, dot: 'bg-amber-500' },
+    { title: landing.pointPaceTitle, body: landing.pointPaceBody, dot: 'bg-amber-600' },
   ];
 
   return (
@@ -116,7 +116,7 @@ export default async function LandingPage() {
               {TRACE_PREVIEW.map((row) => (
                 <li
                   key={row.component}
-                  className="grid grid-cols-[9.5rem_1fr] gap-3 max-sm:grid-cols-1 max-sm:gap-0"
+                  className="grid grid-cols-[10.5rem_1fr] gap-3 max-sm:grid-cols-1 max-sm:gap-0"
                 >
                   <span
                     className={`flex items-center gap-2 ${COLOUR_CLASSES[COMPONENT_COLOURS[row.component]].onDark}`}
@@ -127,7 +127,9 @@ export default async function LandingPage() {
                     />
                     {row.component.replace('kube-controller-manager', 'controller-manager')}
                   </span>
-                  <span className="text-stone-300 max-sm:pl-3.5">{row.detail}</span>
+                  <span className="break-words text-stone-300 max-sm:pl-3.5 [overflow-wrap:anywhere]">
+                    {row.detail}
+                  </span>
                 </li>
               ))}
             </ol>

@@ -42,7 +42,9 @@ export function RouteStrip({ items, label }: { items: TRouteStripItem[]; label: 
           );
           const text = (
             <span className="flex min-w-0 flex-col md:items-center">
-              <span className="font-mono text-sm font-medium text-stone-900 md:text-[0.8rem]">
+              <span
+                className={`text-sm font-medium text-stone-900 ${item.isTerminal ? '' : 'font-mono md:text-[0.8rem]'}`}
+              >
                 {item.label}
               </span>
               {item.sublabel && <span className="text-xs text-stone-600">{item.sublabel}</span>}

@@ -37,10 +37,10 @@ export const COLOUR_CLASSES: Readonly<Record<TColourFamily, TColourClasses>> = {
     onDark: 'text-green-400',
   },
   amber: {
-    marker: 'border-amber-500 text-amber-800',
-    dot: 'bg-amber-500',
+    marker: 'border-amber-600 text-amber-800',
+    dot: 'bg-amber-600',
     chip: 'bg-amber-50 text-amber-800 ring-amber-200',
-    accent: 'bg-amber-500',
+    accent: 'bg-amber-600',
     hover: 'hover:bg-amber-50',
     onDark: 'text-amber-300',
   },

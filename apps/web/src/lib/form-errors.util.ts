@@ -63,7 +63,7 @@ export function describeFailure(
     case 'INVALID_CREDENTIALS':
       return { summary: errors.INVALID_CREDENTIALS, fields: {} };
     case 'EMAIL_TAKEN':
-      return { summary: errors.EMAIL_TAKEN, fields: { email: errors.EMAIL_TAKEN } };
+      return { summary: errors.EMAIL_TAKEN, fields: { email: messages.validation.emailTaken } };
     case 'RATE_LIMITED':
     case 'LIMIT_REACHED':
       return {

@@ -84,6 +84,7 @@ export const MESSAGES_EN = {
     emailRequired: 'Enter your email address.',
     emailInvalid: 'Enter a valid email address, like name@example.com.',
     emailTooLong: 'Email must be at most 254 characters long.',
+    emailTaken: 'This email already has an account.',
     passwordRequired: 'Enter your password.',
     passwordTooShort: 'Password must be at least {min} characters long.',
     passwordTooLong: 'Password must be at most 200 characters long.',

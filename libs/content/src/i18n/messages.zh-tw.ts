@@ -81,6 +81,7 @@ export const MESSAGES_ZH_TW: TMessages = {
     emailRequired: '請輸入 Email。',
     emailInvalid: '請輸入有效的 Email，例如 name@example.com。',
     emailTooLong: 'Email 最多 254 個字元。',
+    emailTaken: '這個 Email 已經註冊過了。',
     passwordRequired: '請輸入密碼。',
     passwordTooShort: '密碼至少需要 {min} 個字元。',
     passwordTooLong: '密碼最多 200 個字元。',
