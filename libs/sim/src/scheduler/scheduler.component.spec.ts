@@ -55,6 +55,18 @@ describe('kube-scheduler in a lab', () => {
     expect(schedulerOf(lab).decisionFor('default', 'big')?.outcome).toBe('unschedulable');
   });
 
+  it('should retry after the 5 minute flush and count the repeated FailedScheduling event', () => {
+    const lab = createSchedulerLab();
+    createPod(lab, podManifest('big', { cpu: '10' }));
+    lab.advance(5 * 60_000);
+    expect(eventsFor(lab, 'big').find((e) => e.reason === 'FailedScheduling')?.count).toBe(1);
+    lab.advance(60_000);
+    const ev = eventsFor(lab, 'big').find((e) => e.reason === 'FailedScheduling');
+    expect(ev?.count).toBe(2);
+    expect(ev?.lastTimestamp).not.toBe(ev?.firstTimestamp);
+    expect(schedulerOf(lab).decisionFor('default', 'big')?.attempt).toBe(2);
+  });
+
   it('should place a nodeSelector disktype=ssd pod only on the labelled node', () => {
     const lab = createSchedulerLab({
       nodes: [

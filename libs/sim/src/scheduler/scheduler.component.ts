@@ -9,7 +9,6 @@ import type { Binding, Condition, Node, Pod, Service } from '../model';
 import type { ReplicaSet } from '../model/apps';
 import { isStatus } from '../model';
 import type { ComponentContext } from '../runtime/component';
-import { recordEvent } from '../shared/event-recorder';
 import { Informer } from '../shared/informer';
 import type { TraceObjectRef } from '../trace/trace-event';
 import type { SchedulingDecision } from './framework/decision';
@@ -29,6 +28,7 @@ import type { Profile } from './plugins/default-plugins';
 import { DEFAULT_PROFILE } from './plugins/default-plugins';
 import type { QueuedPod, QueueState } from './queue/scheduling-queue';
 import { SchedulingQueue, UNSCHEDULABLE_FLUSH_PERIOD_MS } from './queue/scheduling-queue';
+import { SchedulerEventSink } from './scheduler-events';
 
 export const SCHEDULER_COMPONENT = 'kube-scheduler';
 export const SCHEDULER_IDENTITY = 'system:kube-scheduler';
@@ -58,9 +58,8 @@ interface SavedState {
   startIndex: number;
   nodes: [string, NodeSummary][];
   pods: [string, PodSummary][];
+  events: [string, number][];
 }
-
-const SOURCE = { component: 'default-scheduler' };
 
 export class KubeScheduler implements Scheduler {
   readonly name = SCHEDULER_COMPONENT;
@@ -74,6 +73,7 @@ export class KubeScheduler implements Scheduler {
   private serviceInformer = new Informer<Service>('services');
   private rsInformer = new Informer<ReplicaSet>('replicasets');
   private cache = new SnapshotCache();
+  private events = new SchedulerEventSink();
   private queue = new SchedulingQueue();
   private records: SchedulingDecision[] = [];
   private pendingBinds: PendingBind[] = [];
@@ -330,7 +330,7 @@ export class KubeScheduler implements Scheduler {
     const current = this.podInformer.get(pod.metadata.namespace, pod.metadata.name ?? '');
     if (current && !current.spec.nodeName)
       this.queue.requeueAfterFailure(qp, unschedulablePlugins, ctx.now);
-    recordEvent(ctx.client, ctx.nowIso, SOURCE, {
+    this.events.record(ctx.client, ctx.nowIso, {
       involved: pod,
       type: 'Warning',
       reason: 'FailedScheduling',
@@ -429,7 +429,7 @@ export class KubeScheduler implements Scheduler {
         name: victim.metadata.name,
         causedBy: seq,
       });
-      recordEvent(ctx.client, ctx.nowIso, SOURCE, {
+      this.events.record(ctx.client, ctx.nowIso, {
         involved: victim,
         type: 'Normal',
         reason: 'Preempted',
@@ -475,7 +475,7 @@ export class KubeScheduler implements Scheduler {
     const pod = this.podInformer.get(namespace, name);
     if (res.code === 200 || res.code === 201) {
       if (pod) {
-        recordEvent(ctx.client, ctx.nowIso, SOURCE, {
+        this.events.record(ctx.client, ctx.nowIso, {
           involved: pod,
           type: 'Normal',
           reason: 'Scheduled',
@@ -537,6 +537,7 @@ export class KubeScheduler implements Scheduler {
       startIndex: this.startIndex,
       nodes: [...this.knownNodes.entries()].sort(),
       pods: [...this.knownPods.entries()].sort(),
+      events: this.events.toJSON(),
     };
   }
 
@@ -550,6 +551,7 @@ export class KubeScheduler implements Scheduler {
     this.startIndex = s.startIndex ?? 0;
     this.knownNodes = new Map(s.nodes ?? []);
     this.knownPods = new Map(s.pods ?? []);
+    this.events = SchedulerEventSink.fromJSON(s.events);
     // Caches are rebuilt from a relist; the summaries above make it report only real changes.
     this.podInformer = new Informer<Pod>('pods');
     this.nodeInformer = new Informer<Node>('nodes');

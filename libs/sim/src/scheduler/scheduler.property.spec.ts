@@ -88,5 +88,5 @@ describe('scheduler properties', () => {
       ),
       { numRuns: 8 },
     );
-  });
+  }, 60_000);
 });
