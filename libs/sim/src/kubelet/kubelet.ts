@@ -26,8 +26,8 @@ import {
 } from './node-status';
 
 /** RunPodSandbox + CNI ADD: a few hundred ms on a real node. */
-const SANDBOX_BASE_MS = 400;
-const SANDBOX_JITTER_MS = 200;
+const SANDBOX_BASE_MS = 900;
+const SANDBOX_JITTER_MS = 300;
 
 export interface KubeletState {
   registered: boolean;
