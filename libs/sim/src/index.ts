@@ -12,3 +12,6 @@ export type { EtcdSnapshot, EtcdMember, KeyValue } from './etcd/etcd-store';
 export { quorumSize, faultTolerance, ETCD_TIMEOUT_MESSAGE } from './etcd/etcd-store';
 export * from './faults';
 export * from './scheduler';
+export * from './node';
+export * from './kubelet';
+export * from './kube-proxy';
