@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from '@kubejourney/contracts';
+import { SESSION_COOKIE, workerHeartbeatKey } from '@kubejourney/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TTestApp } from './test-app';
@@ -207,6 +207,13 @@ describe('health and docs', () => {
       checks: { postgres: 'up', redis: 'up' },
       workers: 0,
     });
+  });
+
+  it('should count live workers when their heartbeat keys are in Redis', async () => {
+    await t.redis.set(workerHeartbeatKey(t.config.redisKeyPrefix, 'host-a:1'), '{}', 'EX', 30);
+    await t.redis.set(workerHeartbeatKey(t.config.redisKeyPrefix, 'host-b:2'), '{}', 'EX', 30);
+    const response = await http().get('/api/health').expect(200);
+    expect(response.body.workers).toBe(2);
   });
 
   it('should serve the OpenAPI document when /api/docs-json is requested', async () => {
