@@ -1,6 +1,12 @@
 import 'server-only';
 import { getMessages, type TMessages } from '@kubejourney/content';
-import { LOCALE_COOKIE, ZUserResponse, type TLocale, type TUser } from '@kubejourney/contracts';
+import {
+  LOCALE_COOKIE,
+  SESSION_COOKIE,
+  ZUserResponse,
+  type TLocale,
+  type TUser,
+} from '@kubejourney/contracts';
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { resolveApiUrl } from '@/lib/api-url.util';
@@ -12,9 +18,10 @@ import { resolveLocale } from '@/lib/locale.util';
 const ME_TIMEOUT_MS = 3000;
 
 export const getCurrentUser = cache(async (): Promise<TUser | null> => {
-  const cookieHeader = (await headers()).get('cookie');
-  // Without any cookie there can be no session: skip the round trip.
-  if (!cookieHeader) return null;
+  const [jar, headerList] = await Promise.all([cookies(), headers()]);
+  // Without a session cookie there is no session: skip the round trip to the API.
+  const cookieHeader = headerList.get('cookie');
+  if (!jar.has(SESSION_COOKIE) || !cookieHeader) return null;
   try {
     const response = await fetch(`${resolveApiUrl()}/api/me`, {
       headers: { cookie: cookieHeader, accept: 'application/json' },
