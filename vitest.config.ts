@@ -16,6 +16,8 @@ const plugins = [swc.vite({ jsc: { target: 'es2022' } })];
 export default defineConfig({
   test: {
     projects: [
+      // The web app's pure modules (project `web`), with its own `@/` alias.
+      'apps/web/vitest.config.ts',
       {
         plugins,
         resolve: { alias },

@@ -29,7 +29,7 @@ say "Building (type-checks every package)"
 build_all
 
 say "Unit tests"
-(cd "$ROOT" && npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$REPORTS/unit.json")
+(cd "$ROOT" && npx vitest run --project unit --project web --reporter=default --reporter=json --outputFile.json="$REPORTS/unit.json")
 
 say "Integration tests (PostgreSQL + Redis)"
 (cd "$ROOT" && DATABASE_URL="$TEST_DATABASE_URL" npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json")
