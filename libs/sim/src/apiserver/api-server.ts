@@ -143,6 +143,7 @@ export class ApiServer {
   /** Rebuilds the cache from etcd (startup, restart after a restore). History starts empty. */
   reloadFromEtcd(): void {
     this.cache = new WatchCache(this.etcd.revision);
+    this.watchMemo?.clear();
     for (const kv of this.etcd.range('/registry/')) {
       const where = resourceForKey(kv.key);
       if (!where) continue;
@@ -422,24 +423,32 @@ export class ApiServer {
     const decision = this.authorize(attrs);
     if (!decision.allowed)
       return S.forbidden(info, undefined, forbiddenReason(attrs, decision.reason));
-    let labelSel: ParsedSelector;
-    let fieldSel: FieldRequirement[];
-    try {
-      labelSel = parseSelector(opts.labelSelector ?? '');
-      fieldSel = parseFieldSelector(resource, opts.fieldSelector);
-    } catch (err) {
-      return S.badRequest((err as Error).message);
-    }
-    const events = this.cache.eventsSince(resource, sinceRevision);
-    if (!Array.isArray(events)) return S.expired(sinceRevision, events.expired);
-    const out: WatchEvent[] = [];
+    const parsed = this.parsedSelectors(resource, opts.labelSelector, opts.fieldSelector);
+    if ('error' in parsed) return S.badRequest(parsed.error);
+    const { labelSel, fieldSel } = parsed;
+    const expiredAt = this.cache.expiredBefore(resource, sinceRevision);
+    if (expiredAt !== null) return S.expired(sinceRevision, expiredAt);
     const prefixNs = info.namespaced ? opts.namespace : undefined;
+    const filtered = !!prefixNs || labelSel.length > 0 || fieldSel.length > 0;
+    // A filtered watcher (a kubelet watching its node's pods) keeps asking from the revision of
+    // the last event it was given; remember how far that question was already answered so each
+    // call only scans the new part of the history.
+    const memoKey = `${resource}\u0000${prefixNs ?? ''}\u0000${opts.labelSelector ?? ''}\u0000${opts.fieldSelector ?? ''}\u0000${sinceRevision}`;
+    let memo = filtered ? this.watchMemo.get(memoKey) : undefined;
+    if (!memo) memo = { upTo: sinceRevision, matches: [] };
+    const events = this.cache.eventsSince(resource, memo.upTo);
+    if (!Array.isArray(events)) return S.expired(sinceRevision, events.expired);
     const match = (o: KubeObject | undefined): boolean =>
       !!o &&
       (!prefixNs || o.metadata.namespace === prefixNs) &&
       matchesRequirements(o.metadata.labels, labelSel) &&
       matchesFields(o, fieldSel);
     for (const ev of events) {
+      memo.upTo = ev.revision;
+      if (!filtered) {
+        memo.matches.push({ ev, type: ev.type });
+        continue;
+      }
       const cur = match(ev.object);
       const prev = ev.type === 'MODIFIED' ? match(ev.prev) : cur;
       let type: WatchEvent['type'] | null = null;
@@ -448,12 +457,52 @@ export class ApiServer {
       else if (cur && prev) type = 'MODIFIED';
       else if (cur) type = 'ADDED';
       else if (prev) type = 'DELETED';
-      if (!type) continue;
+      if (type) memo.matches.push({ ev, type });
+    }
+    if (filtered) {
+      if (this.watchMemo.size > 4096) this.watchMemo.clear();
+      this.watchMemo.set(memoKey, memo);
+    }
+    const out: WatchEvent[] = [];
+    for (const { ev, type } of memo.matches) {
       const w: WatchEvent = { type, object: deepClone(ev.object), revision: ev.revision };
       if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
       out.push(w);
     }
     return out;
+  }
+
+  private watchMemo = new Map<
+    string,
+    { upTo: number; matches: { ev: CachedEvent; type: WatchEvent['type'] }[] }
+  >();
+
+  private selectorMemo = new Map<
+    string,
+    { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string }
+  >();
+
+  /** Watches repeat the same selectors every loop: parse each distinct one once. */
+  private parsedSelectors(
+    resource: string,
+    label: string | undefined,
+    field: string | undefined,
+  ): { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string } {
+    const key = `${resource}\u0000${label ?? ''}\u0000${field ?? ''}`;
+    let hit = this.selectorMemo.get(key);
+    if (!hit) {
+      try {
+        hit = {
+          labelSel: parseSelector(label ?? ''),
+          fieldSel: parseFieldSelector(resource, field),
+        };
+      } catch (err) {
+        hit = { error: (err as Error).message };
+      }
+      if (this.selectorMemo.size > 1000) this.selectorMemo.clear();
+      this.selectorMemo.set(key, hit);
+    }
+    return hit;
   }
 
   // ---------------------------------------------------------------- writes
@@ -1252,7 +1301,8 @@ export class ApiServer {
     if (ch.type === 'put') {
       let entry: CacheEntry;
       if (pending?.obj) {
-        const obj = deepClone(pending.obj);
+        // the apiserver built this object itself and hands out only copies of it
+        const obj = pending.obj;
         obj.metadata.resourceVersion = String(ch.kv.modRevision);
         entry = obj;
       } else entry = this.decodeEntry(key, ch.kv.value, ch.kv.modRevision);
@@ -1429,6 +1479,7 @@ export class ApiServer {
   /** After an etcd snapshot restore: everything cached is stale history. */
   markCompacted(): void {
     this.cache.markCompacted(this.etcd.revision);
+    this.watchMemo.clear();
   }
 }
 
@@ -1454,22 +1505,33 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 }
 
 function sameObject(a: KubeObject, b: KubeObject): boolean {
-  const norm = (o: KubeObject) => {
-    const c = { ...o, metadata: { ...o.metadata } };
-    delete c.metadata.managedFields;
-    delete c.metadata.resourceVersion;
-    return stable(c);
-  };
-  return norm(a) === norm(b);
+  return equalJson(a, b, true);
 }
 
-function stable(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  const keys = Object.keys(v as object)
-    .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+const META_SKIP = new Set(['managedFields', 'resourceVersion']);
+
+function definedKeys(o: Record<string, unknown>, skip?: Set<string>): string[] {
+  return Object.keys(o).filter((k) => o[k] !== undefined && !skip?.has(k));
+}
+
+/** Structural equality of JSON data (undefined = absent); at the top, metadata ignores RV and managedFields. */
+function equalJson(x: unknown, y: unknown, top = false, skip?: Set<string>): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x) || Array.isArray(y)) {
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!equalJson(x[i], y[i])) return false;
+    return true;
+  }
+  const xo = x as Record<string, unknown>;
+  const yo = y as Record<string, unknown>;
+  const xk = definedKeys(xo, skip);
+  if (xk.length !== definedKeys(yo, skip).length) return false;
+  for (const k of xk) {
+    if (!equalJson(xo[k], yo[k], false, top && k === 'metadata' ? META_SKIP : undefined))
+      return false;
+  }
+  return true;
 }
 
 function resourceOfKind(kind: string): string {

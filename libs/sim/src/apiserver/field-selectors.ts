@@ -5,6 +5,8 @@ import type { KubeObject } from '../model';
 
 export interface FieldRequirement {
   field: string;
+  /** field split on dots, parsed once */
+  path: string[];
   op: '=' | '!=';
   value: string;
 }
@@ -55,17 +57,22 @@ export function parseFieldSelector(
     const field = (m[1] as string).trim();
     if (!allowed.includes(field))
       throw new FieldSelectorError(`field label not supported: ${field}`);
-    return { field, op: m[2] === '!=' ? '!=' : '=', value: (m[3] as string).trim() };
+    return {
+      field,
+      path: field.split('.'),
+      op: m[2] === '!=' ? '!=' : '=',
+      value: (m[3] as string).trim(),
+    };
   });
 }
 
-function fieldValue(obj: KubeObject, field: string): string {
+function fieldValue(obj: KubeObject, field: string, path: string[]): string {
   let cur: unknown = obj;
   if (field === 'source') {
     const src = (obj as { source?: { component?: string } }).source;
     return src?.component ?? '';
   }
-  for (const part of field.split('.')) {
+  for (const part of path) {
     if (cur === null || typeof cur !== 'object') return '';
     cur = (cur as Record<string, unknown>)[part];
   }
@@ -74,5 +81,8 @@ function fieldValue(obj: KubeObject, field: string): string {
 }
 
 export function matchesFields(obj: KubeObject, reqs: FieldRequirement[]): boolean {
-  return reqs.every((r) => (fieldValue(obj, r.field) === r.value) === (r.op === '='));
+  for (const r of reqs) {
+    if ((fieldValue(obj, r.field, r.path) === r.value) !== (r.op === '=')) return false;
+  }
+  return true;
 }

@@ -139,6 +139,12 @@ export class WatchCache {
     }
   }
 
+  /** The oldest revision still answerable when `since` is too old, else null. */
+  expiredBefore(resource: string, since: number): number | null {
+    const c = this.caches.get(resource);
+    return c && since < c.bound ? c.bound + 1 : null;
+  }
+
   /**
    * Events with revision > since, or `{ expired: oldest }` when the history no longer reaches back
    * that far (the caller answers 410 Expired).

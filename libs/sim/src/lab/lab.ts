@@ -468,8 +468,10 @@ class LabImpl implements SimLab {
     }
   }
 
-  private scheduleHosts(): void {
-    for (const host of this.sortedHosts()) {
+  private scheduleHosts(only?: string): void {
+    for (const host of only
+      ? [this.hosts.get(only)].filter((h): h is NodeHost => !!h)
+      : this.sortedHosts()) {
       const next = host.nextEventAt();
       if (next === null) continue;
       const t = Math.max(next, this.nowMs);
@@ -517,7 +519,7 @@ class LabImpl implements SimLab {
       host.advanceTo(w.t);
       const kubelet = this.comps.get(`kubelet/${w.target}`);
       if (kubelet) this.push(kubelet, w.t, 'timer');
-      this.scheduleHosts();
+      this.scheduleHosts(w.target);
       return;
     }
     const rc = this.comps.get(w.target);
@@ -546,7 +548,8 @@ class LabImpl implements SimLab {
       },
     };
     rc.component.reconcile(ctx);
-    this.scheduleHosts();
+    // only a node's own daemons act on its machine
+    if (rc.component.node) this.scheduleHosts(rc.component.node);
   }
 
   private quiescent(): boolean {
