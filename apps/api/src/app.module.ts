@@ -6,6 +6,7 @@ import { PrismaModule } from './infra/prisma.module';
 import { RedisModule } from './infra/redis.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { LabsModule } from './modules/labs/labs.module';
 import { UsersModule } from './modules/users/users.module';
 
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         HealthModule,
+        LabsModule,
       ],
     };
   }

@@ -8,6 +8,7 @@ import type { TWorkerConfig } from './config/worker-config';
 import { startHeartbeat } from './heartbeat';
 import { JOB_DEFINITIONS } from './jobs';
 import { createJobRegistry } from './jobs/job-registry';
+import { startLabRuntime } from './jobs/lab-runtime';
 import { createSessionsPurgeExpiredHandler } from './jobs/sessions-purge-expired.handler';
 
 export type TWorkerRuntime = {
@@ -54,6 +55,8 @@ export async function startWorker(config: TWorkerConfig, logger: Logger): Promis
   worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
   await worker.waitUntilReady();
 
+  const labs = await startLabRuntime(config, prisma, logger);
+
   const workerId = `${hostname()}:${process.pid}`;
   const heartbeat = await startHeartbeat(
     connection,
@@ -65,6 +68,7 @@ export async function startWorker(config: TWorkerConfig, logger: Logger): Promis
     workerId,
     async close() {
       await heartbeat.stop();
+      await labs.close();
       await worker.close();
       await queue.close();
       await prisma.$disconnect();

@@ -81,10 +81,14 @@ export interface TLabCommit {
 export type TLabWriteResult<T> =
   { kind: 'not-found' } | { kind: 'busy' } | { kind: 'ok'; result: T; commit: TLabCommit | null };
 
-/** A restored lab and the state-part texts last persisted for it (to write only changed parts). */
+/**
+ * A restored lab with what was last persisted for it: state-part texts and each etcd key's
+ * modRevision, so a write finds what changed by comparison, whatever path changed it.
+ */
 interface TCachedLab<L> {
   lab: L;
   parts: Map<string, string>;
+  revisions: Map<string, number>;
 }
 
 const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
@@ -348,7 +352,7 @@ export class LabStore<L extends TSimLab> {
       clockAnchorWallMs: nowWall,
       clockAnchorSimMs: lab.now,
       lastTickWallMs: nowWall,
-      quiescent: first.quiescent && nextWakeAt === null,
+      quiescent: first.quiescent,
       nextWakeAtMs: nextWakeAt,
       traceSeqOffset: carry.traceSeqOffset,
       traceSeq: events.at(-1)?.seq ?? carry.traceSeqOffset,
@@ -361,7 +365,8 @@ export class LabStore<L extends TSimLab> {
 
   private remember(labId: string, revision: number, lab: L, snapshot: TLabSnapshotParts): void {
     const parts = new Map(snapshot.parts.map((p) => [p.name, p.value]));
-    this.cache.set(labId, revision, { lab, parts });
+    const revisions = new Map(snapshot.kvs.map((kv) => [kv.key, kv.modRevision]));
+    this.cache.set(labId, revision, { lab, parts, revisions });
   }
 
   private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<TCachedLab<L>> {
@@ -374,7 +379,11 @@ export class LabStore<L extends TSimLab> {
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
     const lab = this.engine.restore(mergeLabSnapshot(row.coreState, parts, objects, own));
-    return { lab, parts: new Map(parts.map((p) => [p.name, p.value])) };
+    return {
+      lab,
+      parts: new Map(parts.map((p) => [p.name, p.value])),
+      revisions: new Map(objects.map((o) => [o.key, o.modRevision])),
+    };
   }
 
   private async persist(
@@ -387,10 +396,13 @@ export class LabStore<L extends TSimLab> {
     // on quiescence; advancing by 0 ms moves no clock.
     const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
     const snapshot = splitLabSnapshot(lab.serialize());
-    const byKey = new Map(snapshot.kvs.map((kv) => [kv.key, kv]));
-    const touched = [...new Set([...ctx.changed, ...ctx.deleted])];
-    const upserts = touched.flatMap((key) => byKey.get(key) ?? []);
-    const deletes = touched.filter((key) => !byKey.has(key));
+    // A key changed if its modRevision moved, or if etcd reported it (a snapshot restore puts
+    // old revisions back); it is gone if it was stored and is no longer there.
+    const upserts = snapshot.kvs.filter(
+      (kv) => cached.revisions.get(kv.key) !== kv.modRevision || ctx.changed.has(kv.key),
+    );
+    const present = new Set(snapshot.kvs.map((kv) => kv.key));
+    const deletes = [...cached.revisions.keys()].filter((key) => !present.has(key));
     const partUpserts = snapshot.parts.filter((p) => cached.parts.get(p.name) !== p.value);
     const names = new Set(snapshot.parts.map((p) => p.name));
     const partDeletes = [...cached.parts.keys()].filter((name) => !names.has(name));
@@ -410,7 +422,9 @@ export class LabStore<L extends TSimLab> {
       clockAnchorWallMs: ctx.clock.clockAnchorWallMs,
       clockAnchorSimMs: ctx.clock.clockAnchorSimMs,
       lastTickWallMs: ctx.nowWallMs,
-      quiescent: last.quiescent && nextWakeAt === null,
+      // The simulator's verdict: nothing pending but periodic resyncs (nextWakeAt still names
+      // the next resync, so it is never null on a running cluster).
+      quiescent: last.quiescent,
       nextWakeAtMs: nextWakeAt,
       traceSeqOffset: row.traceSeqOffset,
       traceSeq: events.at(-1)?.seq ?? row.traceSeq,

@@ -6,6 +6,7 @@ import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
  * scenarios are not published yet, so every scenario id is unknown (answered with 404).
  */
 export const simLabEngine: TLabEngine<SimLab> = {
-  create: (blueprint) => (blueprint.kind === 'SANDBOX' ? createLab({ seed: blueprint.seed }) : null),
+  create: (blueprint) =>
+    blueprint.kind === 'SANDBOX' ? createLab({ seed: blueprint.seed }) : null,
   restore: (serialized) => restoreLab(serialized),
 };

@@ -58,7 +58,12 @@ export class LabEventsRepository implements OnApplicationShutdown {
     windowSeconds: number,
   ): Promise<number | null> {
     const key = `${this.config.redisKeyPrefix}lab-rate:${labId}`;
-    const replies = await this.redis.multi().incr(key).expire(key, windowSeconds, 'NX').ttl(key).exec();
+    const replies = await this.redis
+      .multi()
+      .incr(key)
+      .expire(key, windowSeconds, 'NX')
+      .ttl(key)
+      .exec();
     const count = Number(replies?.[0]?.[1] ?? 0);
     const ttl = Number(replies?.[2]?.[1] ?? windowSeconds);
     return count > limit ? Math.max(1, ttl) : null;

@@ -111,7 +111,9 @@ function serviceView(svc: TRec, endpoints: TRec[]): TLabServiceView {
   const meta = rec(svc.metadata);
   const spec = rec(svc.spec);
   const ep = endpoints.find(
-    (e) => str(rec(e.metadata).name) === str(meta.name) && str(rec(e.metadata).namespace) === str(meta.namespace),
+    (e) =>
+      str(rec(e.metadata).name) === str(meta.name) &&
+      str(rec(e.metadata).namespace) === str(meta.namespace),
   );
   const addresses: string[] = [];
   for (const subset of arr(ep?.subsets)) {
@@ -150,9 +152,14 @@ function etcdView(core: TRec): TLabEtcdView {
   };
 }
 
-function controlPlaneView(core: TRec, pods: TLabPodView[], etcd: TLabEtcdView): TLabControlPlaneView[] {
+function controlPlaneView(
+  core: TRec,
+  pods: TLabPodView[],
+  etcd: TLabEtcdView,
+): TLabControlPlaneView[] {
   const options = rec(core.options);
-  const cpNode = str(arr(options.nodes).find((n) => n.controlPlane === true)?.name) || 'control-plane';
+  const cpNode =
+    str(arr(options.nodes).find((n) => n.controlPlane === true)?.name) || 'control-plane';
   const stopped = new Set(arr<string>(core.stopped));
   const running: Record<string, boolean> = {
     'kube-apiserver': core.apiserverRunning !== false,
@@ -161,7 +168,9 @@ function controlPlaneView(core: TRec, pods: TLabPodView[], etcd: TLabEtcdView): 
     'kube-scheduler': !stopped.has('kube-scheduler'),
   };
   return Object.entries(running).map(([component, isRunning]) => {
-    const mirror = pods.find((p) => p.namespace === 'kube-system' && p.name === `${component}-${cpNode}`);
+    const mirror = pods.find(
+      (p) => p.namespace === 'kube-system' && p.name === `${component}-${cpNode}`,
+    );
     return {
       component,
       node: cpNode,

@@ -10,8 +10,9 @@ const ZLabsEnv = z.object({
   LAB_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
   /** period of a converging lab's tick scheduler */
   LAB_TICK_EVERY_MS: z.coerce.number().int().min(20).default(250),
-  /** the most simulated time one write replays to catch up with the wall clock */
-  LAB_MAX_CATCHUP_MS: z.coerce.number().int().positive().default(5 * 60_000),
+  // A write never replays more simulated time than this: when the simulator cannot keep up
+  // with the wall clock, the lab's clock slips instead of ticks (and lock holds) growing.
+  LAB_MAX_CATCHUP_MS: z.coerce.number().int().positive().default(2_000),
   /** restored labs kept in memory per process */
   LAB_CACHE_SIZE: z.coerce.number().int().positive().default(200),
   /** trace events a restored lab gets back in memory */
@@ -33,13 +34,18 @@ export type TLabsConfig = {
 export function loadLabsConfig(env: Record<string, string | undefined>): TLabsConfig {
   const parsed = ZLabsEnv.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment: ${problems.join('; ')}`);
   }
   const e = parsed.data;
   return {
     limitPerUser: e.LAB_LIMIT_PER_USER,
-    rateLimit: { commands: e.LAB_RATE_LIMIT_COMMANDS, windowSeconds: e.LAB_RATE_LIMIT_WINDOW_SECONDS },
+    rateLimit: {
+      commands: e.LAB_RATE_LIMIT_COMMANDS,
+      windowSeconds: e.LAB_RATE_LIMIT_WINDOW_SECONDS,
+    },
     tickEveryMs: e.LAB_TICK_EVERY_MS,
     maxCatchUpMs: e.LAB_MAX_CATCHUP_MS,
     cacheSize: e.LAB_CACHE_SIZE,

@@ -1,0 +1,167 @@
+import {
+  bullmqPrefix,
+  LAB_QUEUE,
+  LAB_TICK_JOB,
+  labChannel,
+  labSchedulerId,
+  type TLabTickPayload,
+} from '@kubejourney/contracts';
+import { findLabHeader, LabStore, type TPrismaClient } from '@kubejourney/db';
+import type { SimLab } from '@kubejourney/sim';
+import { type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { TWorkerConfig } from '../config/worker-config';
+import { createJobRegistry } from './job-registry';
+import { loadLabWorkerConfig, type TLabWorkerConfig } from './lab-config';
+import { simLabEngine } from './lab-engine';
+import { labHibernateJob } from './lab-hibernate.job';
+import { createLabHibernateHandler } from './lab-hibernate.handler';
+import { labRearmJob } from './lab-rearm.job';
+import { createLabRearmHandler, rearmLabSchedulers } from './lab-rearm.handler';
+import { labTickJob } from './lab-tick.job';
+import { createLabTickHandler, type TLabScheduler, type TLabTickOutcome } from './lab-tick.handler';
+
+export type TLabRuntime = { close(): Promise<void> };
+
+/** Redis list the ticks append to when LAB_METRICS=1 (read by bench/labs). */
+export function labMetricsKey(redisKeyPrefix: string): string {
+  return `${redisKeyPrefix}lab-metrics`;
+}
+
+/**
+ * The labs queue: per-lab tick schedulers (armed by the API and by this worker), plus the
+ * minute jobs that hibernate idle labs and re-arm converging ones. Runs beside the maintenance
+ * worker, with its own concurrency: ticks are many and short.
+ */
+export async function startLabRuntime(
+  config: TWorkerConfig,
+  prisma: TPrismaClient,
+  logger: Logger,
+  labConfig: TLabWorkerConfig = loadLabWorkerConfig(process.env),
+): Promise<TLabRuntime> {
+  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const prefix = bullmqPrefix(config.redisKeyPrefix);
+  const queue = new Queue<TLabTickPayload>(LAB_QUEUE, { connection, prefix });
+  const store = new LabStore<SimLab>(prisma, simLabEngine, {
+    maxCatchUpMs: labConfig.maxCatchUpMs,
+    restoreTraceEvents: labConfig.restoreTraceEvents,
+    cacheSize: labConfig.cacheSize,
+  });
+  const scheduler: TLabScheduler = {
+    async arm(labId) {
+      await queue.upsertJobScheduler(
+        labSchedulerId(labId),
+        { every: labConfig.tickEveryMs },
+        {
+          name: LAB_TICK_JOB,
+          data: { labId },
+          opts: { removeOnComplete: true, removeOnFail: 100 },
+        },
+      );
+    },
+    async disarm(labId) {
+      await queue.removeJobScheduler(labSchedulerId(labId));
+    },
+  };
+  const tickDeps = {
+    store,
+    findLab: (labId: string) => findLabHeader(prisma, labId),
+    scheduler,
+    publish: async (labId: string, notice: unknown) => {
+      await publisher.publish(labChannel(config.redisKeyPrefix, labId), JSON.stringify(notice));
+    },
+    logger,
+  };
+  const registry = createJobRegistry(
+    [labTickJob, labHibernateJob, labRearmJob],
+    [
+      createLabTickHandler(tickDeps),
+      createLabHibernateHandler({
+        db: prisma,
+        store,
+        scheduler,
+        publish: tickDeps.publish,
+        idleMs: labConfig.idleHibernateMs,
+        now: Date.now,
+        logger,
+      }),
+      createLabRearmHandler({ db: prisma, scheduler }),
+    ],
+  );
+
+  for (const definition of registry.definitions) {
+    if (!definition.schedule) continue;
+    await queue.upsertJobScheduler(
+      definition.name,
+      { pattern: definition.schedule.pattern, tz: 'UTC' },
+      { name: definition.name, data: definition.schedule.payload as never },
+    );
+  }
+
+  const metricsKey = labMetricsKey(config.redisKeyPrefix);
+  const process = async (job: Job) => {
+    const dueAt = job.timestamp + (job.opts.delay ?? 0);
+    const startedAt = Date.now();
+    const result = await registry.dispatch(job.name, job.data);
+    if (labConfig.isMetricsEnabled && job.name === LAB_TICK_JOB) {
+      const tick = result as TLabTickOutcome;
+      await publisher.rpush(
+        metricsKey,
+        JSON.stringify({
+          lagMs: startedAt - dueAt,
+          ms: Date.now() - startedAt,
+          outcome: tick.outcome,
+        }),
+      );
+    }
+    return result;
+  };
+  const worker = new Worker(LAB_QUEUE, process, {
+    connection,
+    prefix,
+    concurrency: labConfig.tickConcurrency,
+  });
+  worker.on('failed', (job, error) =>
+    logger.error({ job: job?.name, data: job?.data, err: error }, 'lab job failed'),
+  );
+  worker.on('error', (error) => logger.error({ err: error }, 'lab worker error'));
+  await worker.waitUntilReady();
+
+  // Redis holds no state: a Redis that restarted empty gets every converging lab's scheduler
+  // (and the minute jobs) back as soon as we reconnect; at boot likewise.
+  const rearmAll = async (why: string) => {
+    const armed = await rearmLabSchedulers(prisma, scheduler);
+    logger.info({ armed, why }, 're-armed lab schedulers');
+  };
+  let wasDisconnected = false;
+  connection.on('close', () => {
+    wasDisconnected = true;
+  });
+  connection.on('ready', () => {
+    if (!wasDisconnected) return;
+    wasDisconnected = false;
+    void (async () => {
+      for (const definition of registry.definitions) {
+        if (!definition.schedule) continue;
+        await queue.upsertJobScheduler(
+          definition.name,
+          { pattern: definition.schedule.pattern, tz: 'UTC' },
+          { name: definition.name, data: definition.schedule.payload as never },
+        );
+      }
+      await rearmAll('redis reconnected');
+    })().catch((error: unknown) => logger.error({ err: error }, 'could not re-arm lab schedulers'));
+  });
+  await rearmAll('boot');
+
+  return {
+    async close() {
+      await worker.close();
+      await queue.close();
+      await connection.quit().catch(() => connection.disconnect());
+      await publisher.quit().catch(() => publisher.disconnect());
+    },
+  };
+}
