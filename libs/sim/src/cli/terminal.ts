@@ -34,6 +34,11 @@ export interface Terminal {
 export interface TerminalOptions {
   /** files to put in /root (exercise files), path relative to /root or absolute */
   files?: Record<string, string>;
+  /**
+   * false: commands never advance the lab's clock (sleep, rollout status, get -w and the waits of
+   * delete/drain return at once). For fuzzing and for callers that drive time themselves.
+   */
+  letTimePass?: boolean;
 }
 
 function isSimLab(lab: Lab): lab is SimLab {
@@ -78,7 +83,7 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
     fsFor,
     nowWallMs: () => startMs + lab.now,
     advance: (ms) => {
-      if (ms > 0) lab.advance(ms);
+      if (ms > 0 && opts.letTimePass !== false) lab.advance(ms);
     },
     proxyPort: null,
     shell: undefined as unknown as Shell,

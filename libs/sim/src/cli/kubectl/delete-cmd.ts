@@ -3,7 +3,7 @@
 import type { ResourceInfo } from '../../model';
 import { boolFlag, flag, flagAll } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
-import { isOk, listItems, Out, unknownResource } from './kubectl-env';
+import { isOk, listItems, MAX_WAIT_MS, Out, unknownResource, WAIT_STEP_MS } from './kubectl-env';
 import { qualifiedKind, resolveResource } from './kube-resources';
 import { mappingFor, namespaceFor } from './apply-cmd';
 import { readManifests } from './manifest-reader';
@@ -128,10 +128,10 @@ export function runDelete(env: KubectlEnv): Out {
 }
 
 function waitGone(env: KubectlEnv, victims: Victim[]): void {
-  for (let t = 0; t < 120_000 && victims.length > 0; t += 250) {
+  for (let t = 0; t < MAX_WAIT_MS && victims.length > 0; t += WAIT_STEP_MS) {
     victims = victims.filter((v) => lookup(env, v));
     if (victims.length === 0) return;
-    env.advance(250);
+    env.advance(WAIT_STEP_MS);
   }
 }
 

@@ -145,7 +145,7 @@ export function describeVolumes(w: DescribeWriter, volumes: Any[], level = 0): v
       );
       w.w(l, `${prefix}TokenExpirationSeconds:\t3607\n`);
       w.w(l, `${prefix}ConfigMapName:\tkube-root-ca.crt\n`);
-      w.w(l, `${prefix}Optional:\tfalse\n`);
+      w.w(l, `${prefix}ConfigMapOptional:\t<nil>\n`);
       w.w(l, `${prefix}DownwardAPI:\ttrue\n`);
     } else if (v.persistentVolumeClaim) {
       w.w(

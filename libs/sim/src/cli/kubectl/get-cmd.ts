@@ -9,7 +9,15 @@ import { printTable } from '../../apiserver/printers';
 import { formatTabbed, GET_TABWRITER } from '../text/tab-writer';
 import { boolFlag, flag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
-import { asObject, isOk, listItems, Out, unknownResource } from './kubectl-env';
+import {
+  asObject,
+  isOk,
+  listItems,
+  MAX_WAIT_MS,
+  Out,
+  unknownResource,
+  WAIT_STEP_MS,
+} from './kubectl-env';
 import { parseOutputFormat, printObjects } from './kube-output';
 import type { OutputFormat } from './kube-output';
 import { qualifiedKind, resolveResource } from './kube-resources';
@@ -248,7 +256,7 @@ function withTypeMeta(o: KubeObject, info: ResourceInfo): KubeObject {
 }
 
 /**
- * `get -w`: the real command streams forever; the lab runs simulated time forward (up to 60 s,
+ * `get -w`: the real command streams forever; the lab runs simulated time forward (up to 30 s,
  * stopping once nothing has changed for 5 s) and prints each row whose cells changed.
  */
 function watchTable(env: KubectlEnv, out: Out, target: Target, layout: TableLayout): void {
@@ -265,15 +273,15 @@ function watchTable(env: KubectlEnv, out: Out, target: Target, layout: TableLayo
   for (const row of first.table.rows)
     seen.set(rowKey(row.object as KubeObject), JSON.stringify(row.cells));
   let quietFor = 0;
-  for (let t = 0; t < 60_000 && quietFor < 5_000; t += 250) {
-    env.advance(250);
+  for (let t = 0; t < MAX_WAIT_MS && quietFor < 5_000; t += WAIT_STEP_MS) {
+    env.advance(WAIT_STEP_MS);
     const now = fetchTable(env, target.info, target.names[0], new Out());
     if (!now) break;
     const changed = now.table.rows.filter(
       (r) => seen.get(rowKey(r.object as KubeObject)) !== JSON.stringify(r.cells),
     );
     if (changed.length === 0) {
-      quietFor += 250;
+      quietFor += WAIT_STEP_MS;
       continue;
     }
     quietFor = 0;

@@ -29,6 +29,14 @@ export interface KubectlEnv {
   editorFile: string;
 }
 
+/**
+ * Commands that wait (rollout status, get -w, delete, drain, logs -f) let simulated time run, but a
+ * terminal call never runs more than this much of it: the real command would keep waiting until
+ * the learner pressed Ctrl-C, and the lab's clock keeps going after the call returns anyway.
+ */
+export const MAX_WAIT_MS = 30_000;
+export const WAIT_STEP_MS = 500;
+
 export class Out {
   stdout = '';
   stderr = '';

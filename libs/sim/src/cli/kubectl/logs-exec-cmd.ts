@@ -119,10 +119,10 @@ export function runLogs(env: KubectlEnv): Out {
   const text = typeof res.body === 'string' ? res.body : '';
   out.out(text);
   if (boolFlag(env.args, 'f', 'follow')) {
-    // -f streams until interrupted; the lab follows 10 s of simulated time
+    // -f streams until interrupted; the lab follows 5 s of simulated time
     let seen = text;
-    for (let t = 0; t < 10_000; t += 500) {
-      env.advance(500);
+    for (let t = 0; t < 5_000; t += 1000) {
+      env.advance(1000);
       const again = env.client.request({
         verb: 'get',
         resource: 'pods',

@@ -6,7 +6,16 @@ import { resourceInfo } from '../../model';
 import { parse as parseYaml } from 'yaml';
 import { boolFlag, flag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
-import { asObject, isOk, listItems, Out, typeAndName, unknownResource } from './kubectl-env';
+import {
+  asObject,
+  isOk,
+  listItems,
+  MAX_WAIT_MS,
+  Out,
+  typeAndName,
+  unknownResource,
+  WAIT_STEP_MS,
+} from './kubectl-env';
 import { toYaml } from './kube-output';
 import { qualifiedKind, resolveResource } from './kube-resources';
 import { deepEqual, threeWayPatch } from './three-way-merge';
@@ -400,7 +409,7 @@ export function runDrain(env: KubectlEnv): Out {
       continue;
     }
   }
-  for (let t = 0; t < 60_000; t += 250) {
+  for (let t = 0; t < MAX_WAIT_MS; t += WAIT_STEP_MS) {
     const left = victims.filter(
       (p) =>
         (
@@ -413,7 +422,7 @@ export function runDrain(env: KubectlEnv): Out {
         ).code !== 404,
     );
     if (left.length === 0) break;
-    env.advance(250);
+    env.advance(WAIT_STEP_MS);
   }
   for (const p of victims) out.out(`pod/${p.metadata?.name} evicted\n`);
   return out.out(`node/${nodeName} drained\n`);

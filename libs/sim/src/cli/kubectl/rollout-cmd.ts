@@ -5,7 +5,15 @@ import type { KubeObject, ResourceInfo } from '../../model';
 import { formatTabbed, DESCRIBE_TABWRITER } from '../text/tab-writer';
 import { flag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
-import { asObject, isOk, listItems, Out, typeAndName } from './kubectl-env';
+import {
+  asObject,
+  isOk,
+  listItems,
+  MAX_WAIT_MS,
+  Out,
+  typeAndName,
+  WAIT_STEP_MS,
+} from './kubectl-env';
 import { qualifiedKind } from './kube-resources';
 import { deepEqual } from './three-way-merge';
 
@@ -133,19 +141,24 @@ export function runRollout(env: KubectlEnv): Out {
     case 'status': {
       let last = '';
       let cur = d;
-      const timeout = Math.min(parseDuration(flag(env.args, 'timeout')) ?? 600_000, 600_000);
-      for (let t0 = 0; t0 <= timeout; t0 += 250) {
+      const timeout = Math.min(
+        parseDuration(flag(env.args, 'timeout')) || MAX_WAIT_MS,
+        MAX_WAIT_MS,
+      );
+      const explicit = parseDuration(flag(env.args, 'timeout'));
+      for (let t0 = 0; t0 <= timeout; t0 += WAIT_STEP_MS) {
         const [msg, done, err] = deploymentStatus(cur);
         if (err) return out.fail(err);
         if (msg !== last) out.out(msg);
         last = msg;
         if (done || flag(env.args, 'watch', 'w') === 'false') return out;
-        env.advance(250);
+        env.advance(WAIT_STEP_MS);
         const r = get();
         if (!isOk(r)) return out.apiError(env, r);
         cur = asObject(r) as Dep;
       }
-      return out.fail('timed out waiting for the condition');
+      // without --timeout the real command waits until interrupted: Ctrl-C ends it (exit 130)
+      return explicit ? out.fail('timed out waiting for the condition') : out.err('^C\n', 130);
     }
     case 'history': {
       const sets = ownedReplicaSets(env, d);

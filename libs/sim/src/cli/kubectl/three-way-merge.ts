@@ -24,6 +24,24 @@ export function deepEqual(a: Json, b: Json): boolean {
   );
 }
 
+/**
+ * True when everything `desired` says is already in `live` (live may carry server defaults such as
+ * imagePullPolicy or protocol). Lists compare element by element.
+ */
+export function subsetEqual(desired: Json, live: Json): boolean {
+  if (isMap(desired)) {
+    return isMap(live) && Object.entries(desired).every(([k, v]) => subsetEqual(v, live[k]));
+  }
+  if (Array.isArray(desired)) {
+    return (
+      Array.isArray(live) &&
+      desired.length === live.length &&
+      desired.every((x, i) => subsetEqual(x, live[i]))
+    );
+  }
+  return deepEqual(desired, live);
+}
+
 /** Returns the patch, or an empty object when nothing needs to change. */
 export function threeWayPatch(original: Json, modified: Json, current: Json): Record<string, Json> {
   const patch: Record<string, Json> = {};
@@ -35,7 +53,7 @@ export function threeWayPatch(original: Json, modified: Json, current: Json): Re
     if (isMap(mv) && isMap(cv)) {
       const sub = threeWayPatch(o[k], mv, cv);
       if (Object.keys(sub).length > 0) patch[k] = sub;
-    } else if (!deepEqual(mv, cv)) patch[k] = mv;
+    } else if (!subsetEqual(mv, cv)) patch[k] = mv;
   }
   for (const k of Object.keys(o)) {
     if (!(k in m) && k in c) patch[k] = null;
