@@ -63,7 +63,7 @@ describe('the article, command by command', () => {
     lab.advance(60);
     const pending = run('kubectl get pods');
     const rows = pending.stdout.trim().split('\n');
-    expect(rows[0]).toMatch(/^NAME {22}READY   STATUS {4,}RESTARTS   AGE$/);
+    expect(rows[0]).toMatch(/^NAME {22}READY {3}STATUS {4,}RESTARTS {3}AGE$/);
     expect(rows.slice(1)).toHaveLength(3);
     for (const row of rows.slice(1))
       expect(row).toMatch(
@@ -151,7 +151,7 @@ describe('the article, command by command', () => {
     );
     expect(status.stderr).toBe('Deprecated: Use `etcdutl snapshot status` instead.\n\n');
     expect(status.stdout).toMatch(
-      /^\+----------\+----------\+------------\+------------\+\n\|   HASH   \| REVISION \| TOTAL KEYS \| TOTAL SIZE \|\n\+----------\+----------\+------------\+------------\+\n\| [0-9a-f]{8} \|\s+\d+ \|\s+\d+ \|\s+[\d.]+ [kM]B \|\n\+-+\+-+\+-+\+-+\+\n$/,
+      /^\+----------\+----------\+------------\+------------\+\n\| {3}HASH {3}\| REVISION \| TOTAL KEYS \| TOTAL SIZE \|\n\+----------\+----------\+------------\+------------\+\n\| [0-9a-f]{8} \|\s+\d+ \|\s+\d+ \|\s+[\d.]+ [kM]B \|\n\+-+\+-+\+-+\+-+\+\n$/,
     );
     const restore = run(
       'ETCDCTL_API=3 etcdctl snapshot restore /backup/etcd-snapshot-2026-08-22.db \\\n  --data-dir=/var/lib/etcd-restored',
