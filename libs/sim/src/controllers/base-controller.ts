@@ -24,6 +24,8 @@ interface SavedState {
   queue: [string, QueueEntry][];
   delayed: [string, number][];
   lastResync: number;
+  /** last watch revision seen per resource, to replay what changed since the save */
+  revisions?: Record<string, number>;
   extra?: unknown;
 }
 
@@ -141,6 +143,9 @@ export abstract class BaseController implements Component {
   private delayed = new Map<string, number>();
   private lastResync = -Infinity;
   private restored = false;
+  private revisions: Record<string, number> = {};
+  /** revisions at the time of the save (restored state) */
+  savedRevisions: Record<string, number> = {};
 
   protected constructor(resources: readonly string[]) {
     this.watches = resources;
@@ -174,16 +179,26 @@ export abstract class BaseController implements Component {
   }
 
   private runPass(pass: Pass): void {
-    const skipRelistEvents = this.restored;
+    const restored = this.restored;
     this.restored = false;
     for (const resource of this.watches) {
       const informer = this.informers[resource] as Informer;
       const wasSynced = informer.synced;
-      const events = informer.sync(pass.ctx.client);
+      let events = informer.sync(pass.ctx.client);
       this.observe(resource, events);
-      // After a restore the queue was saved; a relist reports everything as ADDED but nothing
-      // actually changed, so it must not queue work the original lab would not have done.
-      if (!wasSynced && skipRelistEvents) continue;
+      let replayed = !wasSynced && restored && this.savedRevisions[resource] !== undefined;
+      if (replayed) {
+        // After a restore the queue was saved and the cache relisted: only what changed since
+        // the save is new work, exactly what the original lab's watch would have delivered.
+        const since = pass.ctx.client.watch(resource, savedRevision(this, resource));
+        if (!isStatus(since)) events = since;
+        else replayed = false; // history gone (410): every relisted object is reconciled
+      }
+      // Only real watch events move the bookmark used for that replay.
+      if (wasSynced || replayed) {
+        for (const ev of events)
+          this.revisions[resource] = Math.max(this.revisions[resource] ?? 0, ev.revision);
+      }
       for (const ev of events) {
         for (const key of this.keysFor(resource, ev, pass)) this.enqueue(key, ev.traceSeq);
       }
@@ -232,6 +247,7 @@ export abstract class BaseController implements Component {
       queue: [...this.queue].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       delayed: [...this.delayed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       lastResync: Number.isFinite(this.lastResync) ? this.lastResync : -1e15,
+      revisions: { ...this.revisions },
       extra: this.saveExtra(),
     };
     return state;
@@ -246,6 +262,8 @@ export abstract class BaseController implements Component {
       this.delayed = new Map();
       this.lastResync = -Infinity;
       this.restored = false;
+      this.savedRevisions = {};
+      this.revisions = {};
       this.loadExtra(undefined);
       return;
     }
@@ -253,11 +271,17 @@ export abstract class BaseController implements Component {
     this.delayed = new Map(s.delayed);
     this.lastResync = s.lastResync;
     this.restored = true;
+    this.savedRevisions = { ...(s.revisions ?? {}) };
+    this.revisions = { ...(s.revisions ?? {}) };
     this.loadExtra(s.extra);
   }
 }
 
 export { keyOf };
+
+function savedRevision(c: BaseController, resource: string): number {
+  return c.savedRevisions[resource] as number;
+}
 
 export function splitKey(key: string): { namespace?: string; name: string } {
   const i = key.indexOf('/');

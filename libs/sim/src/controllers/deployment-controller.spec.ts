@@ -73,7 +73,7 @@ function rollOut(
   return steps;
 }
 
-describe('deployment controller: rolling update', () => {
+describe('deployment controller: rolling update', { timeout: 60_000 }, () => {
   useControllerOnlyLab();
 
   it('should respect maxSurge and maxUnavailable at every step and end with revision 2', () => {
@@ -275,7 +275,7 @@ describe('deployment controller: rolling update', () => {
   });
 });
 
-describe('deployment controller: Recreate', () => {
+describe('deployment controller: Recreate', { timeout: 60_000 }, () => {
   useControllerOnlyLab();
 
   it('should remove every old pod before creating the new ReplicaSet', () => {

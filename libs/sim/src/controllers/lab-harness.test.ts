@@ -260,7 +260,7 @@ export function setPodStatus(
   );
 }
 
-let ipCounter = 10;
+const ipCounters = new WeakMap<SimLab, number>();
 /** Schedules every Pending pod round-robin over worker nodes and reports it ready. */
 export function runPods(
   lab: SimLab,
@@ -269,6 +269,7 @@ export function runPods(
   const nodes = opts.nodes ?? ['node-1', 'node-2', 'node-3'];
   const out: Pod[] = [];
   let i = 0;
+  let ip = ipCounters.get(lab) ?? 10;
   for (const pod of list<Pod>(lab, 'pods', opts.namespace ?? 'default')) {
     if (pod.metadata.deletionTimestamp) continue;
     if (!pod.spec.nodeName) bind(lab, pod, nodes[i++ % nodes.length] as string);
@@ -279,11 +280,12 @@ export function runPods(
     ) {
       setPodStatus(lab, pod, {
         ready: opts.ready ?? true,
-        ip: pod.status?.podIP ?? `10.244.1.${ipCounter++}`,
+        ip: pod.status?.podIP ?? `10.244.1.${ip++}`,
       });
     }
     out.push(pod);
   }
+  ipCounters.set(lab, ip);
   return out;
 }
 

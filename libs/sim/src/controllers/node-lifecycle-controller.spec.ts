@@ -136,7 +136,7 @@ function readyOf(lab: SimLab, name: string) {
   );
 }
 
-describe('node lifecycle in a lab', () => {
+describe('node lifecycle in a lab', { timeout: 60_000 }, () => {
   useControllerOnlyLab();
 
   function setup(): SimLab {

@@ -94,7 +94,7 @@ describe('computeScaleAction', () => {
   });
 });
 
-describe('replicaset controller in a lab', () => {
+describe('replicaset controller in a lab', { timeout: 60_000 }, () => {
   useControllerOnlyLab();
 
   it('should create a ReplicaSet <deploy>-<hash> and 3 Pending pods <rs>-<5 chars> with no nodeName when a Deployment is created', () => {
