@@ -25,6 +25,7 @@ export function SiteHeader({ user, locale, messages }: TProps) {
         {user && (
           <nav aria-label={header.primaryNav} className="hidden sm:ml-4 sm:block">
             <NavLinkClient href="/learn">{header.learn}</NavLinkClient>
+            <NavLinkClient href="/labs">{header.labs}</NavLinkClient>
           </nav>
         )}
 
@@ -45,6 +46,7 @@ export function SiteHeader({ user, locale, messages }: TProps) {
           <div className="order-last flex w-full items-center gap-3 border-t border-stone-100 pt-2 sm:order-none sm:w-auto sm:border-0 sm:pt-0">
             <nav aria-label={header.primaryNav} className="sm:hidden">
               <NavLinkClient href="/learn">{header.learn}</NavLinkClient>
+              <NavLinkClient href="/labs">{header.labs}</NavLinkClient>
             </nav>
             <p
               className="ml-auto flex min-w-0 items-center gap-2 sm:ml-0"

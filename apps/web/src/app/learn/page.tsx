@@ -1,5 +1,6 @@
 import { formatMessage, METRO_LINE } from '@kubejourney/content';
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { RouteStrip } from '@/components/route-strip';
 import { getRequestContext } from '@/server/request-context.server';
@@ -30,6 +31,15 @@ export default async function LearnPage() {
         <p className="mt-4 text-lg leading-relaxed text-pretty text-stone-700">{learn.lede}</p>
         <p className="mt-3 text-sm text-stone-600">
           {formatMessage(learn.stopsCount, { count: line.stops.length })}
+        </p>
+        <p className="mt-5 flex flex-wrap items-center gap-3">
+          <Link
+            href="/labs"
+            className="rounded-full bg-stone-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-stone-700"
+          >
+            {learn.openLab}
+          </Link>
+          <span className="text-sm text-stone-600">{learn.openLabHint}</span>
         </p>
       </header>
 

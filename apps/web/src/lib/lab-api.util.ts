@@ -1,0 +1,107 @@
+import {
+  ZExecResponse,
+  ZLabListResponse,
+  ZLabView,
+  type TClockRequest,
+  type TExecResponse,
+  type TLabListResponse,
+  type TLabView,
+} from '@kubejourney/contracts';
+import { callApi, type TApiFailure, type TApiResult } from './api-client.util';
+
+// The browser's calls to the labs API (libs/contracts/src/labs.ts), all through our own origin.
+
+/**
+ * exec's answer. The contract has stdout/stderr/exitCode; the simulator's terminal also knows its
+ * prompt (after `ssh node-1`) and when a command wants an editor (`vi FILE`, `kubectl edit`). Those
+ * are read when the API passes them on, and ignored otherwise.
+ */
+export type TOpenEditor = { path: string; host: string; afterSave?: string };
+export type TLabExecResult = TExecResponse & { prompt?: string; openEditor?: TOpenEditor };
+
+function readOpenEditor(value: unknown): TOpenEditor | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { path, host, afterSave } = value as Record<string, unknown>;
+  if (typeof path !== 'string' || typeof host !== 'string') return undefined;
+  return typeof afterSave === 'string' ? { path, host, afterSave } : { path, host };
+}
+
+/** ZExecResponse (which drops unknown keys), plus the two optional extras when well-formed. */
+export const ZLabExecResult = {
+  safeParse(input: unknown): { success: true; data: TLabExecResult } | { success: false } {
+    const parsed = ZExecResponse.safeParse(input);
+    if (!parsed.success) return { success: false };
+    const extra = input as Record<string, unknown>;
+    const openEditor = readOpenEditor(extra.openEditor);
+    return {
+      success: true,
+      data: {
+        ...parsed.data,
+        ...(typeof extra.prompt === 'string' ? { prompt: extra.prompt } : {}),
+        ...(openEditor ? { openEditor } : {}),
+      },
+    };
+  },
+};
+
+const base = (id: string) => `/api/labs/${encodeURIComponent(id)}`;
+
+export function listLabs(): Promise<TApiResult<TLabListResponse>> {
+  return callApi('/api/labs', { method: 'GET', schema: ZLabListResponse });
+}
+
+export function createSandboxLab(): Promise<TApiResult<TLabView>> {
+  return callApi('/api/labs', { method: 'POST', body: { kind: 'sandbox' }, schema: ZLabView });
+}
+
+export function deleteLab(id: string): Promise<TApiResult<undefined>> {
+  return callApi(base(id), { method: 'DELETE' });
+}
+
+export function getLab(id: string): Promise<TApiResult<TLabView>> {
+  return callApi(base(id), { method: 'GET', schema: ZLabView });
+}
+
+export function execInLab(
+  id: string,
+  command: string,
+  signal?: AbortSignal,
+): Promise<TApiResult<TLabExecResult>> {
+  return callApi(
+    `${base(id)}/exec`,
+    { method: 'POST', body: { command }, schema: ZLabExecResult },
+    (input, init) => fetch(input, { ...init, signal }),
+  );
+}
+
+export function changeLabClock(id: string, request: TClockRequest): Promise<TApiResult<TLabView>> {
+  return callApi(`${base(id)}/clock`, { method: 'POST', body: request, schema: ZLabView });
+}
+
+export function resetLab(id: string): Promise<TApiResult<TLabView>> {
+  return callApi(`${base(id)}/reset`, { method: 'POST', schema: ZLabView });
+}
+
+export type TLabErrorMessages = {
+  errorUnauthenticated: string;
+  errorNotFound: string;
+  errorRateLimited: string;
+  errorUnavailable: string;
+  errorNetwork: string;
+  errorUnexpected: string;
+};
+
+/** One sentence saying what went wrong and what to do; the API's own message when it has one. */
+export function describeLabFailure(error: TApiFailure, messages: TLabErrorMessages): string {
+  const fill = (text: string, values: Record<string, string | number>) =>
+    text.replace(/\{(\w+)\}/g, (all, key: string) => String(values[key] ?? all));
+  if (error.kind === 'network') return messages.errorNetwork;
+  if (error.kind === 'unexpected') return fill(messages.errorUnexpected, { status: error.status });
+  if (error.status === 401) return messages.errorUnauthenticated;
+  if (error.status === 404) return messages.errorNotFound;
+  if (error.status === 429 && error.code === 'RATE_LIMITED') {
+    return fill(messages.errorRateLimited, { seconds: error.retryAfterSeconds ?? 1 });
+  }
+  if (error.status === 503) return `${messages.errorUnavailable} (${error.message})`;
+  return error.message;
+}
