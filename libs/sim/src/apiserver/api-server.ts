@@ -316,8 +316,14 @@ export class ApiServer {
         return this.scale(ctx);
       case 'log':
         return this.podLog(ctx);
-      case 'eviction':
-        return this.delete({ ...ctx, req: { ...req, verb: 'delete', subresource: undefined } });
+      case 'eviction': {
+        // policy/v1 Eviction: a graceful delete (no PodDisruptionBudgets are simulated)
+        const res = this.delete({
+          ...ctx,
+          req: { ...req, verb: 'delete', subresource: undefined },
+        });
+        return res.code === 200 ? { ...res, code: 201, body: S.success() } : res;
+      }
       default:
         return this.respond(ctx, 404, S.notFoundResourceType(`${req.resource}/${req.subresource}`));
     }

@@ -316,3 +316,49 @@ describe('determinism and serialization', () => {
     expect(r2.changedKeys).not.toContain('/registry/configmaps/default/x');
   });
 });
+
+describe('static pods on the control plane', () => {
+  it('should stop scheduling when the kube-scheduler manifest leaves /etc/kubernetes/manifests and resume when it returns', () => {
+    const lab = createLab();
+    lab.advance(3_000);
+    const cp = lab.node('control-plane')!;
+    const path = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+    const manifest = cp.files.get(path)!;
+    cp.files.delete(path);
+    cp.files.set('/tmp/kube-scheduler.yaml', manifest);
+    lab.advance(10);
+    expect(lab.isRunning({ component: 'kube-scheduler' })).toBe(false);
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'pods',
+      namespace: 'default',
+      body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'nginx:1.27' }] } },
+    });
+    lab.advance(5_000);
+    expect(
+      (lab.peek('pods', 'default', 'p') as { spec: { nodeName?: string } }).spec.nodeName,
+    ).toBeUndefined();
+    cp.files.set(path, manifest);
+    lab.advance(2_000);
+    expect(lab.isRunning({ component: 'kube-scheduler' })).toBe(true);
+    expect(
+      (lab.peek('pods', 'default', 'p') as { spec: { nodeName?: string } }).spec.nodeName,
+    ).toMatch(/^node-\d$/);
+    expect(
+      lab
+        .trace()
+        .filter((e) => e.data?.['reason'] === 'static-pod-manifest')
+        .map((e) => e.verb),
+    ).toEqual(['process.stop', 'process.start']);
+  }, 30_000);
+
+  it('should refuse connections when the kube-apiserver manifest is removed', () => {
+    const lab = createLab();
+    const cp = lab.node('control-plane')!;
+    cp.files.delete('/etc/kubernetes/manifests/kube-apiserver.yaml');
+    expect(
+      lab.request('kubernetes-admin', { verb: 'list', resource: 'pods', namespace: 'default' })
+        .code,
+    ).toBe(0);
+  });
+});

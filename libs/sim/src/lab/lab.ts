@@ -363,7 +363,59 @@ class LabImpl implements SimLab {
       return !!m?.healthy;
     }
     if (ref.component === 'kube-apiserver') return this.apiserver.running;
-    return !this.stopped.has(ref.component);
+    return this.controlPlaneUp(ref.component);
+  }
+
+  /** A control-plane process runs unless stopped, and only while its static pod manifest exists. */
+  private controlPlaneUp(component: string): boolean {
+    if (this.stopped.has(component)) return false;
+    const cp = this.sortedHosts().find((h) => h.controlPlane);
+    return !cp || cp.files.has(`/etc/kubernetes/manifests/${component}.yaml`);
+  }
+
+  /** Last seen state of each control-plane process, to notice manifests moved in and out. */
+  private staticSeen = new Map<string, boolean>();
+
+  initStaticPods(): void {
+    for (const c of CONTROL_PLANE) {
+      this.staticSeen.set(
+        c,
+        c === 'kube-apiserver' ? this.apiserver.running : this.controlPlaneUp(c),
+      );
+    }
+  }
+
+  /**
+   * The kubelet on the control plane runs these processes as static pods: a manifest moved out
+   * of /etc/kubernetes/manifests stops it, moved back starts a fresh one.
+   */
+  private syncStaticPods(silent = false): void {
+    for (const c of CONTROL_PLANE) {
+      const up = this.controlPlaneUp(c);
+      if (this.staticSeen.get(c) === up) continue;
+      this.staticSeen.set(c, up);
+      if (c === 'kube-apiserver') {
+        this.apiserver.running = up;
+        if (up) {
+          // a restarted apiserver rebuilds its watch cache from etcd; watchers relist
+          this.apiserver.reloadFromEtcd();
+          for (const rc of this.comps.values()) this.push(rc, this.nowMs + rc.latency, 'watch');
+        }
+      } else if (up) {
+        if (c === 'kube-scheduler') this.buildScheduler();
+        else this.buildControllerManager();
+        for (const rc of this.comps.values()) if (rc.process === c) this.startComponent(rc);
+      }
+      if (!silent) {
+        this.traceStore.emit({
+          component: c,
+          node: this.sortedHosts().find((h) => h.controlPlane)?.name,
+          verb: up ? 'process.start' : 'process.stop',
+          message: `${up ? 'Started' : 'Stopped'} ${c}: static pod manifest /etc/kubernetes/manifests/${c}.yaml ${up ? 'present' : 'removed'}`,
+          data: { process: c, running: up, reason: 'static-pod-manifest' },
+        });
+      }
+    }
   }
 
   processes(): ProcessStatus[] {
@@ -403,21 +455,10 @@ class LabImpl implements SimLab {
     } else if (ref.component === 'etcd') {
       const name = ref.node ?? this.etcd.members[0]?.name;
       if (!name || !this.etcd.setMemberHealthy(name, run)) return false;
-    } else if (ref.component === 'kube-apiserver') {
-      this.apiserver.running = run;
-      if (run) {
-        // a restarted apiserver rebuilds its watch cache from etcd; watchers relist
-        this.apiserver.reloadFromEtcd();
-        for (const rc of this.comps.values()) this.push(rc, this.nowMs + rc.latency, 'watch');
-      }
-    } else if (ref.component === 'kube-controller-manager' || ref.component === 'kube-scheduler') {
-      if (run) {
-        this.stopped.delete(ref.component);
-        if (ref.component === 'kube-scheduler') this.buildScheduler();
-        else this.buildControllerManager();
-        for (const rc of this.comps.values())
-          if (rc.process === ref.component) this.startComponent(rc);
-      } else this.stopped.add(ref.component);
+    } else if ((CONTROL_PLANE as readonly string[]).includes(ref.component)) {
+      if (run) this.stopped.delete(ref.component);
+      else this.stopped.add(ref.component);
+      this.syncStaticPods(true);
     } else return false;
     const component: ComponentName = ref.component === 'containerd' ? 'kubelet' : ref.component;
     this.traceStore.emit({
@@ -451,7 +492,7 @@ class LabImpl implements SimLab {
 
   private running(rc: RuntimeComponent): boolean {
     if (rc.process === 'kube-controller-manager' || rc.process === 'kube-scheduler')
-      return !this.stopped.has(rc.process);
+      return this.controlPlaneUp(rc.process);
     const [unit, node] = rc.process.split('/') as [UnitName, string];
     return this.hosts.get(node)?.systemd.isActive(unit) ?? false;
   }
@@ -488,6 +529,7 @@ class LabImpl implements SimLab {
     this.inAdvance = true;
     try {
       this.syncUnits();
+      this.syncStaticPods();
       this.scheduleHosts();
       for (;;) {
         const top = this.queue.peek();
@@ -595,6 +637,7 @@ class LabImpl implements SimLab {
   }
 
   requestAs(credentials: Credentials, req: LabRequest): ApiResponse {
+    this.syncStaticPods();
     const res = this.apiserver.handle({
       ...req,
       credentials,
@@ -775,6 +818,7 @@ export function createLab(options: LabOptions = {}): SimLab {
   lab.bootstrapUsers();
   lab.createHosts();
   lab.buildComponents();
+  lab.initStaticPods();
   lab.scheduleAll();
   lab.traceStore.emit({
     component: 'kube-apiserver',
@@ -798,6 +842,7 @@ export function restoreLab(json: string): SimLab {
   const lab = new LabImpl(state.options, etcd, state.rng);
   lab.restoreHosts(state.hosts);
   lab.loadRuntime(state);
+  lab.initStaticPods();
   return lab;
 }
 
