@@ -6,6 +6,9 @@ import type { SimLab } from '../lab/lab';
 import { createLab } from '../lab/lab';
 import { serviceChain } from './chain-names';
 
+// Whole-cluster runs of minutes of sim time; generous because CI shares the CPU.
+const LAB_TEST_TIMEOUT_MS = 60_000;
+
 function newLab(): SimLab {
   const lab = createLab({ seed: 3 });
   lab.advance(1_000);
@@ -52,7 +55,7 @@ function slice(
   };
 }
 
-describe('kube-proxy in a lab', () => {
+describe('kube-proxy in a lab', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it('should write the kubernetes Service rule on every node at start', () => {
     const lab = newLab();
     for (const host of lab.nodes()) {

@@ -1,16 +1,13 @@
 // The kubelet inside a real lab (etcd + apiserver + the lab's event loop). Pods are created with
-// spec.nodeName already set, so these tests need neither the scheduler nor the controllers.
+// spec.nodeName already set, so the scheduler is not involved.
 
-import { beforeAll, describe, expect, it } from 'vitest';
-import { componentFactories } from '../lab/components';
+import { describe, expect, it } from 'vitest';
 import type { SimLab } from '../lab/lab';
 import { createLab, restoreLab } from '../lab/lab';
 import type { Container, KubeEvent, Lease, Node, Pod } from '../model';
-import { createKubelet } from './kubelet';
 
-beforeAll(() => {
-  componentFactories.createKubelet = (host) => createKubelet(host);
-});
+// Whole-cluster runs of minutes of sim time; generous because CI shares the CPU.
+const LAB_TEST_TIMEOUT_MS = 60_000;
 
 function newLab(): SimLab {
   const lab = createLab({ seed: 7 });
@@ -62,63 +59,67 @@ function waitFor(lab: SimLab, cond: () => boolean, limitMs: number, step = 50): 
   return lab.now - start;
 }
 
-describe('kubelet in a lab: node registration and heartbeats', () => {
-  it('should register every node as Ready with capacity, allocatable and nodeInfo', () => {
-    const lab = newLab();
-    const node = lab.peek('nodes', undefined, 'node-1') as Node;
-    expect(node.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
-      status: 'True',
-      reason: 'KubeletReady',
-      message: 'kubelet is posting ready status',
+describe(
+  'kubelet in a lab: node registration and heartbeats',
+  { timeout: LAB_TEST_TIMEOUT_MS },
+  () => {
+    it('should register every node as Ready with capacity, allocatable and nodeInfo', () => {
+      const lab = newLab();
+      const node = lab.peek('nodes', undefined, 'node-1') as Node;
+      expect(node.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+      });
+      expect(node.status?.capacity).toMatchObject({ cpu: '2', memory: '4194304Ki', pods: '110' });
+      expect(node.status?.allocatable).toMatchObject({ cpu: '2', memory: '4091904Ki' });
+      expect(node.status?.nodeInfo).toMatchObject({
+        kubeletVersion: 'v1.32.5',
+        containerRuntimeVersion: 'containerd://1.7.24',
+        osImage: 'Debian GNU/Linux 12 (bookworm)',
+      });
+      expect(node.status?.addresses).toEqual([
+        { type: 'InternalIP', address: '172.18.0.3' },
+        { type: 'Hostname', address: 'node-1' },
+      ]);
+      const cp = lab.peek('nodes', undefined, 'control-plane') as Node;
+      expect(cp.spec.taints).toEqual([
+        { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+      ]);
     });
-    expect(node.status?.capacity).toMatchObject({ cpu: '2', memory: '4194304Ki', pods: '110' });
-    expect(node.status?.allocatable).toMatchObject({ cpu: '2', memory: '4091904Ki' });
-    expect(node.status?.nodeInfo).toMatchObject({
-      kubeletVersion: 'v1.32.5',
-      containerRuntimeVersion: 'containerd://1.7.24',
-      osImage: 'Debian GNU/Linux 12 (bookworm)',
+
+    it('should renew its Lease every 10 s, and stop when the kubelet is stopped while containers keep running', () => {
+      const lab = newLab();
+      createPod(lab, 'web', {});
+      waitFor(lab, () => status(lab, 'web')?.ready === true, 5_000);
+      const renew = (l = lab, node = 'node-1'): string =>
+        (l.peek('leases', 'kube-node-lease', node) as Lease).spec.renewTime as string;
+      const r1 = renew();
+      lab.advance(10_000);
+      const r2 = renew();
+      expect(Date.parse(r2) - Date.parse(r1)).toBe(10_000);
+
+      expect(lab.stopProcess({ component: 'kubelet', node: 'node-1' })).toBe(true);
+      const frozen = renew();
+      lab.advance(60_000);
+      expect(renew()).toBe(frozen);
+      expect(Date.parse(renew(lab, 'node-2'))).toBeGreaterThan(Date.parse(frozen) + 40_000);
+      const host = lab.node('node-1')!;
+      host.advanceTo(lab.now);
+      const running = host.containerd.listContainers().filter((c) => c.podName === 'web');
+      expect(running).toHaveLength(1);
+      const ip = pod(lab, 'web').status?.podIP as string;
+      expect(
+        host.containerd.http(ip, 80, '/', lab.now, {
+          clientIp: '10.244.1.1',
+          userAgent: 'curl/7.88.1',
+        }).status,
+      ).toBe(200);
     });
-    expect(node.status?.addresses).toEqual([
-      { type: 'InternalIP', address: '172.18.0.3' },
-      { type: 'Hostname', address: 'node-1' },
-    ]);
-    const cp = lab.peek('nodes', undefined, 'control-plane') as Node;
-    expect(cp.spec.taints).toEqual([
-      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
-    ]);
-  });
+  },
+);
 
-  it('should renew its Lease every 10 s, and stop when the kubelet is stopped while containers keep running', () => {
-    const lab = newLab();
-    createPod(lab, 'web', {});
-    waitFor(lab, () => status(lab, 'web')?.ready === true, 5_000);
-    const renew = (l = lab, node = 'node-1'): string =>
-      (l.peek('leases', 'kube-node-lease', node) as Lease).spec.renewTime as string;
-    const r1 = renew();
-    lab.advance(10_000);
-    const r2 = renew();
-    expect(Date.parse(r2) - Date.parse(r1)).toBe(10_000);
-
-    expect(lab.stopProcess({ component: 'kubelet', node: 'node-1' })).toBe(true);
-    const frozen = renew();
-    lab.advance(60_000);
-    expect(renew()).toBe(frozen);
-    expect(Date.parse(renew(lab, 'node-2'))).toBeGreaterThan(Date.parse(frozen) + 40_000);
-    const host = lab.node('node-1')!;
-    host.advanceTo(lab.now);
-    const running = host.containerd.listContainers().filter((c) => c.podName === 'web');
-    expect(running).toHaveLength(1);
-    const ip = pod(lab, 'web').status?.podIP as string;
-    expect(
-      host.containerd.http(ip, 80, '/', lab.now, {
-        clientIp: '10.244.1.1',
-        userAgent: 'curl/7.88.1',
-      }).status,
-    ).toBe(200);
-  });
-});
-
-describe('kubelet in a lab: pod start', () => {
+describe('kubelet in a lab: pod start', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it('should run a pod with a cached image to Running/Ready within about a second, with the kubelet events', () => {
     const lab = newLab();
     createPod(lab, 'web', {});
@@ -238,7 +239,7 @@ describe('kubelet in a lab: pod start', () => {
   });
 });
 
-describe('kubelet in a lab: restarts and probes', () => {
+describe('kubelet in a lab: restarts and probes', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it('should back off a crashing container with the exact CrashLoopBackOff message and keep its previous logs', () => {
     const lab = newLab();
     const created = createPod(lab, 'crash', {
@@ -327,7 +328,7 @@ describe('kubelet in a lab: restarts and probes', () => {
   });
 });
 
-describe('kubelet in a lab: finishing and deleting', () => {
+describe('kubelet in a lab: finishing and deleting', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it.each([
     ['Never', 'exit 0', 'Succeeded', 'Completed'],
     ['Never', 'exit 2', 'Failed', 'Error'],
@@ -383,5 +384,81 @@ describe('kubelet in a lab: finishing and deleting', () => {
     copy.advance(60_000);
     expect(status(copy, 'crash')?.restartCount).toBe(status(lab, 'crash')?.restartCount);
     expect(status(copy, 'crash')?.restartCount).toBeGreaterThan(before);
+  });
+});
+
+describe('kubelet in a lab: static pods', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
+  const manifest = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+
+  it('should run the control plane from its manifests and post mirror pods named <name>-<node>', () => {
+    const lab = createLab({ seed: 5 });
+    lab.advance(15_000);
+    const names = (lab.peekAll('pods', 'kube-system') as Pod[])
+      .map((p) => p.metadata.name)
+      .filter((n) => n?.endsWith('-control-plane'))
+      .sort();
+    expect(names).toEqual([
+      'etcd-control-plane',
+      'kube-apiserver-control-plane',
+      'kube-controller-manager-control-plane',
+      'kube-scheduler-control-plane',
+    ]);
+    const api = lab.peek('pods', 'kube-system', 'kube-apiserver-control-plane') as Pod;
+    expect(api.metadata.annotations?.['kubernetes.io/config.mirror']).toMatch(/^[0-9a-f]{32}$/);
+    expect(api.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'Node',
+      name: 'control-plane',
+    });
+    expect(api.status).toMatchObject({
+      phase: 'Running',
+      podIP: '172.18.0.2',
+      hostIP: '172.18.0.2',
+    });
+    expect(api.status?.containerStatuses?.[0]).toMatchObject({ ready: true, restartCount: 0 });
+  });
+
+  it('should replace a static pod when its manifest changes and stop it when the manifest is removed', () => {
+    const lab = createLab({ seed: 5 });
+    lab.advance(15_000);
+    const host = lab.node('control-plane')!;
+    const oldHash = (lab.peek('pods', 'kube-system', 'kube-scheduler-control-plane') as Pod)
+      .metadata.annotations?.['kubernetes.io/config.mirror'];
+    host.files.set(
+      manifest,
+      (host.files.get(manifest) as string).replace('--leader-elect=true', '--leader-elect=false'),
+    );
+    lab.advance(15_000);
+    const mirror = lab.peek('pods', 'kube-system', 'kube-scheduler-control-plane') as Pod;
+    expect(mirror.metadata.annotations?.['kubernetes.io/config.mirror']).not.toBe(oldHash);
+    expect(mirror.status?.phase).toBe('Running');
+    expect(
+      host.containerd.listContainers().filter((c) => c.podName === 'kube-scheduler-control-plane'),
+    ).toHaveLength(1);
+    host.files.delete(manifest);
+    lab.advance(2_000);
+    expect(lab.peek('pods', 'kube-system', 'kube-scheduler-control-plane')).toBeUndefined();
+    expect(
+      host.containerd.listContainers().filter((c) => c.podName === 'kube-scheduler-control-plane'),
+    ).toEqual([]);
+  });
+
+  it('should post the mirror pod again, without touching the containers, when someone deletes it', () => {
+    const lab = createLab({ seed: 5 });
+    lab.advance(15_000);
+    const host = lab.node('control-plane')!;
+    const before = host.containerd
+      .listContainers()
+      .find((c) => c.podName === 'etcd-control-plane')?.id;
+    lab.request('kubernetes-admin', {
+      verb: 'delete',
+      resource: 'pods',
+      namespace: 'kube-system',
+      name: 'etcd-control-plane',
+    });
+    lab.advance(3_000);
+    expect(lab.peek('pods', 'kube-system', 'etcd-control-plane')).toBeDefined();
+    expect(
+      host.containerd.listContainers().find((c) => c.podName === 'etcd-control-plane')?.id,
+    ).toBe(before);
   });
 });

@@ -10,6 +10,8 @@ import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { recordEvent } from '../shared/event-recorder';
 import { Informer } from '../shared/informer';
+import type { StaticPodCache } from './static-pods';
+import { isMirrorPod, MIRROR_ANNOTATION, mirrorPodFor, readStaticPods } from './static-pods';
 import { microIsoAt } from '../shared/time';
 import type { BackoffTable } from './backoff';
 import { buildPodStatus } from './pod-status';
@@ -38,6 +40,8 @@ export interface KubeletState {
   lastNodeFingerprint?: string;
   pods: Record<string, PodRuntime>;
   backoffs: BackoffTable;
+  /** manifest files that failed to parse, with the error already logged */
+  staticErrors: Record<string, string>;
 }
 
 export interface Kubelet extends Component {
@@ -53,6 +57,7 @@ function initialState(): KubeletState {
     lastStatusReportAt: -Infinity,
     pods: {},
     backoffs: {},
+    staticErrors: {},
   };
 }
 
@@ -60,6 +65,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   const name = host.name;
   let pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
   let state = initialState();
+  const staticCache: StaticPodCache = new Map();
 
   const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
     host.systemd.log(
@@ -283,7 +289,111 @@ export function createKubelet(host: NodeHost): Kubelet {
     }
   };
 
+  const syncStaticPods = (ctx: ComponentContext, env: WorkerEnv): Set<string> => {
+    const { pods: statics, errors } = readStaticPods(host, staticCache);
+    for (const e of errors) {
+      if (state.staticErrors[e.file] === e.error) continue;
+      state.staticErrors[e.file] = e.error;
+      log(
+        ctx,
+        'E',
+        'file.go:187',
+        `"Could not process manifest file" err="${e.error.replace(/"/g, '\\"')}" path="${e.file}"`,
+      );
+    }
+    const uids = new Set<string>();
+    for (const sp of statics) {
+      uids.add(sp.hash);
+      let rt = state.pods[sp.hash];
+      if (!rt) {
+        rt = newPodRuntime(
+          sp.pod,
+          ctx.now,
+          ctx.nowIso,
+          SANDBOX_BASE_MS + ctx.rng.int(SANDBOX_JITTER_MS),
+        );
+        rt.staticFile = sp.file;
+        state.pods[sp.hash] = rt;
+        adoptFromRuntime(host, sp.pod, rt, ctx.now);
+        delete state.staticErrors[sp.file];
+        rt.cause = ctx.trace.emit({
+          component: 'kubelet',
+          node: name,
+          verb: 'sync-pod',
+          object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
+          message: `Read static pod manifest ${sp.file}; running ${rt.namespace}/${rt.name} without the apiserver`,
+          data: { static: true, hash: sp.hash },
+        });
+        log(
+          ctx,
+          'I',
+          'kubelet.go:2468',
+          `"SyncLoop ADD" source="file" pods=["${rt.namespace}/${rt.name}"]`,
+        );
+      }
+      syncPod(env, sp.pod, rt);
+      // The mirror pod: post it (again) when missing, stale or being deleted.
+      if (!state.registered) continue;
+      const mirror = pods.get(rt.namespace, rt.name);
+      const stale =
+        mirror &&
+        (mirror.metadata.annotations?.[MIRROR_ANNOTATION] !== sp.hash ||
+          mirror.metadata.deletionTimestamp);
+      if (stale) {
+        ctx.client.request({
+          verb: 'delete',
+          resource: 'pods',
+          namespace: rt.namespace,
+          name: rt.name,
+          query: { gracePeriodSeconds: 0 },
+        });
+      }
+      if (!mirror || stale) {
+        const res = ctx.client.request({
+          verb: 'create',
+          resource: 'pods',
+          namespace: rt.namespace,
+          body: mirrorPodFor(sp, state.nodeUid, microIsoAt(host.epochMs, ctx.now)),
+        });
+        if (res.code === 201) {
+          rt.postedStatus = undefined;
+          rt.cause = emit(
+            ctx,
+            'create-mirror-pod',
+            `Posted mirror pod ${rt.namespace}/${rt.name} for static pod ${sp.file}`,
+            {
+              object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
+              causedBy: rt.cause,
+            },
+          );
+        }
+        continue;
+      }
+      postPodStatus(ctx, env, sp.pod, rt);
+    }
+    return uids;
+  };
+
   const cleanupOrphan = (ctx: ComponentContext, rt: PodRuntime): void => {
+    if (rt.staticFile !== undefined && state.registered) {
+      // Ask the apiserver, not the cache: a new mirror for an edited manifest may already be there.
+      const got = ctx.client.request({
+        verb: 'get',
+        resource: 'pods',
+        namespace: rt.namespace,
+        name: rt.name,
+      });
+      const mirror = got.code === 200 ? (got.body as Pod) : undefined;
+      if (mirror && mirror.metadata.annotations?.[MIRROR_ANNOTATION] === rt.uid) {
+        ctx.client.request({
+          verb: 'delete',
+          resource: 'pods',
+          namespace: rt.namespace,
+          name: rt.name,
+          query: { gracePeriodSeconds: 0 },
+        });
+      }
+    }
     // The pod object is gone (force delete or our own final delete): make sure nothing is left.
     for (const c of host.containerd.listContainers({ podUid: rt.uid }))
       host.containerd.stopContainer(c.id, ctx.now, 0);
@@ -296,7 +406,10 @@ export function createKubelet(host: NodeHost): Kubelet {
         node: name,
         verb: 'remove-pod',
         object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
-        message: `Pod ${rt.namespace}/${rt.name} no longer exists in the API; removed its containers and sandbox`,
+        message:
+          rt.staticFile !== undefined
+            ? `Static pod manifest ${rt.staticFile} was removed or changed; stopped ${rt.namespace}/${rt.name} and removed its sandbox`
+            : `Pod ${rt.namespace}/${rt.name} no longer exists in the API; removed its containers and sandbox`,
         causedBy: rt.cause,
       });
     }
@@ -331,7 +444,7 @@ export function createKubelet(host: NodeHost): Kubelet {
     }
     const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, wake };
     const current = pods
-      .list((p) => p.spec.nodeName === name)
+      .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
       .sort((a, b) =>
         (a.metadata.namespace ?? '') + a.metadata.name <
         (b.metadata.namespace ?? '') + b.metadata.name
@@ -379,11 +492,13 @@ export function createKubelet(host: NodeHost): Kubelet {
       syncPod(env, pod, rt);
       if (state.pods[uid]) postPodStatus(ctx, env, pod, rt);
     }
-    // Pods that vanished from the API while the apiserver answered: clean up.
-    if (pods.synced) {
-      for (const rt of Object.values(state.pods).sort((a, b) => (a.uid < b.uid ? -1 : 1))) {
-        if (!seen.has(rt.uid)) cleanupOrphan(ctx, rt);
-      }
+    // Static pods from the manifest directory run whether or not the apiserver answers.
+    const statics = syncStaticPods(ctx, env);
+    // Pods that vanished from the API while the apiserver answered (or whose manifest is gone): clean up.
+    for (const rt of Object.values(state.pods).sort((a, b) => (a.uid < b.uid ? -1 : 1))) {
+      if (rt.staticFile !== undefined) {
+        if (!statics.has(rt.uid)) cleanupOrphan(ctx, rt);
+      } else if (pods.synced && !seen.has(rt.uid)) cleanupOrphan(ctx, rt);
     }
     if (Number.isFinite(earliest)) ctx.wakeAt(earliest);
   };

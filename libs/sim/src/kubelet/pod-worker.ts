@@ -74,6 +74,8 @@ export interface PodRuntime {
   lastPhaseSummary?: string;
   /** trace seq the next action of this pod is caused by */
   cause?: number;
+  /** set for static pods: the manifest they come from */
+  staticFile?: string;
 }
 
 export interface WorkerEnv {
@@ -341,30 +343,21 @@ export function syncPod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
       env.wake(rt.sandboxAt);
       return;
     }
-    if (pod.spec.hostNetwork) {
-      const sb = host.containerd.runPodSandbox(
-        { uid: rt.uid, name: rt.name, namespace: rt.namespace, labels: pod.metadata.labels },
-        now,
-      );
-      rt.sandboxId = sb.id;
-      rt.podIP = host.internalIP;
-    } else {
-      const sb = host.containerd.runPodSandbox(
-        { uid: rt.uid, name: rt.name, namespace: rt.namespace, labels: pod.metadata.labels },
-        now,
-      );
-      rt.sandboxId = sb.id;
-      rt.podIP = sb.ip;
-    }
+    const sb = host.containerd.runPodSandbox(
+      { uid: rt.uid, name: rt.name, namespace: rt.namespace, labels: pod.metadata.labels },
+      now,
+      pod.spec.hostNetwork ? { hostNetworkIp: host.internalIP } : {},
+    );
+    rt.sandboxId = sb.id;
+    rt.podIP = sb.ip;
     emit(
       env,
       rt,
       'create-sandbox',
-      `Created pod sandbox for ${rt.namespace}/${rt.name} through CRI; CNI assigned IP ${rt.podIP} from ${host.podCIDR}`,
-      {
-        sandboxId: rt.sandboxId,
-        podIP: rt.podIP,
-      },
+      pod.spec.hostNetwork
+        ? `Created pod sandbox for ${rt.namespace}/${rt.name} through CRI in the host network namespace (IP ${rt.podIP}, no CNI)`
+        : `Created pod sandbox for ${rt.namespace}/${rt.name} through CRI; CNI assigned IP ${rt.podIP} from ${host.podCIDR}`,
+      { sandboxId: rt.sandboxId, podIP: rt.podIP },
     );
     journal(
       env,
@@ -829,10 +822,14 @@ function runProbe(
   spec: Container,
 ): { ok: boolean; output: string } {
   const { host, ctx } = env;
-  const ip = rt.podIP as string;
+  const podIp = rt.podIP as string;
+  const ip = podIp;
   const gateway = `${host.podCIDR.split('.').slice(0, 3).join('.')}.1`;
   if (probe.httpGet) {
     const port = resolvePort(spec, probe.httpGet.port);
+    // httpGet.host (static pods probe their node IP or 127.0.0.1): loopback is the pod itself.
+    const asked = (probe.httpGet as { host?: string }).host;
+    const ip = asked && asked !== '127.0.0.1' && asked !== 'localhost' ? asked : podIp;
     const path = probe.httpGet.path ?? '/';
     const scheme = (probe.httpGet.scheme ?? 'HTTP').toLowerCase();
     const res = host.containerd.http(ip, port, path, ctx.now, {

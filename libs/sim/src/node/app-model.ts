@@ -172,9 +172,16 @@ export function modelApp(input: AppInput): AppModel {
       stopExitCode: 137,
     };
   }
-  if (input.command && input.command.length > 0) {
+  const shellImage = SHELL_IMAGES.has(base);
+  if (
+    input.command &&
+    input.command.length > 0 &&
+    (shellImage || isShellCommand(input.command[0] as string))
+  ) {
     return { kind: 'command', program: parseCommand(argv), stopExitCode: 137 };
   }
+  // Any other command on a server image (`kube-apiserver --flags`, `nginx -g 'daemon off;'`) starts
+  // the image's own server with those flags.
   if (base === 'nginx') {
     const version = /^\d+\.\d+\.\d+$/.test(tag) ? tag : '1.27.3';
     return {
@@ -198,7 +205,7 @@ export function modelApp(input: AppInput): AppModel {
       stopExitCode: 0,
     };
   }
-  if (base === 'busybox' || base === 'alpine' || base === 'ubuntu' || base === 'curl') {
+  if (shellImage) {
     // No command: the image's default `sh` has no terminal and exits at once (exit 0).
     return {
       kind: 'command',
@@ -214,7 +221,8 @@ export function modelApp(input: AppInput): AppModel {
     };
   }
   // Everything else (registry.k8s.io images, redis, exercise images): a server on its declared ports.
-  const ports = input.ports && input.ports.length ? input.ports : [8080];
+  const ports =
+    input.ports && input.ports.length ? input.ports : (WELL_KNOWN_PORTS[base] ?? [8080]);
   return {
     kind: 'http-server',
     program: {
@@ -231,6 +239,38 @@ export function modelApp(input: AppInput): AppModel {
     stopExitCode: 0,
   };
 }
+
+const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'curl', 'debian', 'python']);
+const SHELL_COMMANDS = new Set([
+  'sh',
+  'bash',
+  'ash',
+  'sleep',
+  'echo',
+  'true',
+  'false',
+  'exit',
+  'cat',
+  'tail',
+  'touch',
+  'date',
+]);
+
+function isShellCommand(cmd: string): boolean {
+  return SHELL_COMMANDS.has(cmd.split('/').pop() as string);
+}
+
+/** Ports the control-plane and add-on images listen on without declaring them (hostNetwork pods). */
+const WELL_KNOWN_PORTS: Record<string, number[]> = {
+  'kube-apiserver': [6443],
+  etcd: [2379, 2380, 2381],
+  'kube-controller-manager': [10257],
+  'kube-scheduler': [10259],
+  'kube-proxy': [10249, 10256],
+  coredns: [53, 8080, 8181, 9153],
+  redis: [6379],
+  postgres: [5432],
+};
 
 // ---- a very small shell ----
 

@@ -1,23 +1,17 @@
 // The node side of the article's journey with every component running: Deployment -> ReplicaSet
 // -> Pods -> scheduler -> kubelet (sandbox, image, CRI, probes) -> endpoints -> kube-proxy rules
 // -> a connection through a ClusterIP reaches a pod. The node folder hosts it because it is the
-// one place allowed to see the kubelet, kube-proxy and the control plane together.
+// one place allowed to see the kubelet, kube-proxy and the control plane together (the lab wires
+// every component through lab/components.ts).
 
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createControllerManager } from '../controllers';
-import { createKubelet } from '../kubelet';
-import { componentFactories } from '../lab/components';
+import { describe, expect, it } from 'vitest';
 import type { SimLab } from '../lab/lab';
 import { createLab } from '../lab/lab';
 import type { EndpointSlice, Pod, Service } from '../model';
-import { createScheduler } from '../scheduler';
 import { httpConnect } from './network';
 
-beforeAll(() => {
-  componentFactories.createKubelet = (host) => createKubelet(host);
-  componentFactories.createScheduler = () => createScheduler();
-  componentFactories.createControllerManager = () => createControllerManager();
-});
+// Whole-cluster runs of minutes of sim time; generous because CI shares the CPU.
+const LAB_TEST_TIMEOUT_MS = 60_000;
 
 function deploy(lab: SimLab, name: string, env: { name: string; value: string }[] = []): void {
   const res = lab.request('kubernetes-admin', {
@@ -68,7 +62,7 @@ const podsOf = (lab: SimLab, app: string): Pod[] =>
 const readyCount = (lab: SimLab, app: string): number =>
   podsOf(lab, app).filter((p) => p.status?.containerStatuses?.[0]?.ready).length;
 
-describe('the journey, node side', () => {
+describe('the journey, node side', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it('should bring a 3-replica Deployment with a cached image to 3/3 Ready in about 2 s and route its ClusterIP to the pods', () => {
     const lab = createLab({ seed: 11 });
     lab.advance(2_000);

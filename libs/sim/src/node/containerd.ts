@@ -160,6 +160,7 @@ export class Containerd {
   runPodSandbox(
     pod: { uid: string; name: string; namespace: string; labels?: Record<string, string> },
     now: number,
+    opts: { hostNetworkIp?: string } = {},
   ): SandboxRecord {
     const attempt = this.sandboxes.filter((s) => s.podUid === pod.uid).length;
     const sb: SandboxRecord = {
@@ -167,7 +168,8 @@ export class Containerd {
       podUid: pod.uid,
       podName: pod.name,
       namespace: pod.namespace,
-      ip: this.allocateIp(),
+      // hostNetwork pods share the node's address and take nothing from the pod range
+      ip: opts.hostNetworkIp ?? this.allocateIp(),
       state: 'SANDBOX_READY',
       createdAt: now,
       attempt,
@@ -437,12 +439,7 @@ export class Containerd {
     from: { clientIp: string; userAgent: string; probe?: 'readiness' | 'liveness' | 'startup' },
   ): HttpResult {
     this.advanceTo(now);
-    const sb = this.sandboxes.find((s) => s.ip === ip && s.state === 'SANDBOX_READY');
-    const c =
-      sb &&
-      this.containers.find(
-        (x) => x.sandboxId === sb.id && x.state === 'running' && x.app.http?.ports.includes(port),
-      );
+    const c = this.listening(ip, port);
     const h = c?.app.http;
     if (!c || !h || now < (c.startedAt ?? 0) + h.listenAfterMs) {
       return { ok: false, error: `dial tcp ${ip}:${port}: connect: connection refused` };
@@ -504,15 +501,20 @@ export class Containerd {
     }
   }
 
+  /** The running container that owns ip:port (hostNetwork sandboxes share the node IP). */
+  private listening(ip: string, port: number): ContainerRecord | undefined {
+    const ids = new Set(
+      this.sandboxes.filter((s) => s.ip === ip && s.state === 'SANDBOX_READY').map((s) => s.id),
+    );
+    return this.containers.find(
+      (x) => ids.has(x.sandboxId) && x.state === 'running' && x.app.http?.ports.includes(port),
+    );
+  }
+
   /** A TCP connect to ip:port. */
   tcp(ip: string, port: number, now: number): ProbeOutcome {
     this.advanceTo(now);
-    const sb = this.sandboxes.find((s) => s.ip === ip && s.state === 'SANDBOX_READY');
-    const c =
-      sb &&
-      this.containers.find(
-        (x) => x.sandboxId === sb.id && x.state === 'running' && x.app.http?.ports.includes(port),
-      );
+    const c = this.listening(ip, port);
     if (!c || now < (c.startedAt ?? 0) + (c.app.http?.listenAfterMs ?? 0)) {
       return { ok: false, output: `dial tcp ${ip}:${port}: connect: connection refused` };
     }
