@@ -77,14 +77,28 @@ export function createNodeInfo(node: Node): NodeInfo {
   };
 }
 
+/** Pod objects are replaced, never mutated, on updates: their sums can be memoized. */
+const podSums = new WeakMap<Pod, { req: Resources; nonZero: Resources; ports: HostPort[] }>();
+
+function sumsOf(pod: Pod): { req: Resources; nonZero: Resources; ports: HostPort[] } {
+  let s = podSums.get(pod);
+  if (!s) {
+    s = {
+      req: podRequests(pod),
+      nonZero: podRequests(pod, { nonMissingDefaults: true }),
+      ports: podHostPorts(pod),
+    };
+    podSums.set(pod, s);
+  }
+  return s;
+}
+
 export function addPodToNodeInfo(info: NodeInfo, pod: Pod): void {
+  const s = sumsOf(pod);
   info.pods.push(pod);
-  info.requested = addResources(info.requested, podRequests(pod));
-  info.nonZeroRequested = addResources(
-    info.nonZeroRequested,
-    podRequests(pod, { nonMissingDefaults: true }),
-  );
-  info.usedPorts.push(...podHostPorts(pod));
+  info.requested = addResources(info.requested, s.req);
+  info.nonZeroRequested = addResources(info.nonZeroRequested, s.nonZero);
+  info.usedPorts.push(...s.ports);
 }
 
 /** Pods in a terminal phase free their resources: the scheduler's informer does not see them. */

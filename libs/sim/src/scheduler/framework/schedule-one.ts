@@ -65,6 +65,22 @@ export interface FilterOutcome {
   verdicts: FilterVerdict[];
 }
 
+// pass/skip/not-run verdicts carry no per-node data: one frozen object per plugin and kind keeps
+// a 100-node decision record from allocating hundreds of identical objects per cycle.
+const verdictPool = new Map<string, FilterVerdict>();
+
+function sharedVerdict(plugin: string, verdict: 'pass' | 'skip' | 'not-run'): FilterVerdict {
+  const key = `${plugin}/${verdict}`;
+  let v = verdictPool.get(key);
+  if (!v) {
+    v = Object.freeze(
+      verdict === 'pass' ? { plugin, verdict, code: 'Success' as const } : { plugin, verdict },
+    );
+    verdictPool.set(key, v);
+  }
+  return v;
+}
+
 /** RunFilterPlugins: the first rejection wins; later plugins are not run for this node. */
 export function runFilters(
   pod: Pod,
@@ -77,11 +93,11 @@ export function runFilters(
   let rejected: { plugin: string; status: Status } | undefined;
   for (const p of profile.filters) {
     if (rejected) {
-      verdicts.push({ plugin: p.name, verdict: 'not-run' });
+      verdicts.push(sharedVerdict(p.name, 'not-run'));
       continue;
     }
     if (pre.skipped.has(p.name)) {
-      verdicts.push({ plugin: p.name, verdict: 'skip' });
+      verdicts.push(sharedVerdict(p.name, 'skip'));
       continue;
     }
     const status = p.filter(pod, node, pre.states.get(p.name), snapshot);
@@ -94,7 +110,7 @@ export function runFilters(
       });
       rejected = { plugin: p.name, status };
     } else {
-      verdicts.push({ plugin: p.name, verdict: 'pass', code: 'Success' });
+      verdicts.push(sharedVerdict(p.name, 'pass'));
     }
   }
   return rejected

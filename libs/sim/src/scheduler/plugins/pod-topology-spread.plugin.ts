@@ -51,6 +51,36 @@ function selectorMatches(sel: SpreadSelector, labels: Record<string, string> | u
   return !sel.nothing && matchesRequirements(labels, sel.reqs);
 }
 
+/**
+ * Per-NodeInfo memo of matching-pod counts. A NodeInfo is immutable once built (the cache builds
+ * a fresh one when a node's pods change), so counts stay valid for its lifetime and each cycle
+ * only recounts the nodes that changed, instead of matching every pod of the cluster again.
+ */
+const countMemo = new WeakMap<NodeInfo, Map<string, number>>();
+const selectorKeys = new WeakMap<SpreadSelector, string>();
+
+/** A selector object belongs to one pod's constraint, hence to one namespace. */
+function memoKey(sel: SpreadSelector, namespace: string): string {
+  let key = selectorKeys.get(sel);
+  if (key === undefined) {
+    key = `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`;
+    selectorKeys.set(sel, key);
+  }
+  return key;
+}
+
+function countOnNode(info: NodeInfo, sel: SpreadSelector, namespace: string): number {
+  let memo = countMemo.get(info);
+  if (!memo) countMemo.set(info, (memo = new Map()));
+  const key = memoKey(sel, namespace);
+  let n = memo.get(key);
+  if (n === undefined) {
+    n = countPodsMatchSelector(info.pods, sel, namespace);
+    memo.set(key, n);
+  }
+  return n;
+}
+
 /** countPodsMatchSelector: same namespace, not terminating; an empty selector counts nothing. */
 export function countPodsMatchSelector(
   pods: Pod[],
@@ -167,10 +197,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
       for (const c of constraints) {
         const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
-        pairCounts.set(
-          key,
-          (pairCounts.get(key) ?? 0) + countPodsMatchSelector(info.pods, c.selector, ns),
-        );
+        pairCounts.set(key, (pairCounts.get(key) ?? 0) + countOnNode(info, c.selector, ns));
       }
     }
     const minMatch = constraints.map((c) => {
@@ -228,14 +255,28 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       return Math.log(size + 2);
     });
     const ns = pod.metadata.namespace ?? 'default';
-    for (const info of snapshot.nodes) {
-      if (requireAll && !hasAllKeys(info.node, constraints)) continue;
+    // Score only reads the pair of a node that has the key, so only those pairs need counts
+    // (a cluster without zone labels skips the zone default's count entirely).
+    const scoredPairs = new Set<string>();
+    for (const info of feasible) {
+      const labels = info.node.metadata.labels ?? {};
       for (const c of constraints) {
+        if (c.topologyKey === LABEL_HOSTNAME) continue;
+        if (Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+          scoredPairs.add(pairKey(c.topologyKey, labels[c.topologyKey] ?? ''));
+        }
+      }
+    }
+    if (scoredPairs.size > 0) {
+      for (const info of snapshot.nodes) {
+        if (requireAll && !hasAllKeys(info.node, constraints)) continue;
         if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-        const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
-        const cur = pairCounts.get(key);
-        if (cur === undefined) continue;
-        pairCounts.set(key, cur + countPodsMatchSelector(info.pods, c.selector, ns));
+        for (const c of constraints) {
+          const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
+          const cur = pairCounts.get(key);
+          if (cur === undefined || !scoredPairs.has(key)) continue;
+          pairCounts.set(key, cur + countOnNode(info, c.selector, ns));
+        }
       }
     }
     return { skip: false, state: { constraints, ignored, pairCounts, weights } };
@@ -248,7 +289,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return;
       const cnt =
         c.topologyKey === LABEL_HOSTNAME
-          ? countPodsMatchSelector(node.pods, c.selector, pod.metadata.namespace ?? 'default')
+          ? countOnNode(node, c.selector, pod.metadata.namespace ?? 'default')
           : (state.pairCounts.get(pairKey(c.topologyKey, labels[c.topologyKey] ?? '')) ?? 0);
       // scoreForCount: cnt * log(domains + 2) + (maxSkew - 1)
       score += cnt * (state.weights[i] ?? 0) + (c.maxSkew - 1);
