@@ -91,6 +91,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   const register = (ctx: ComponentContext): void => {
     const node = buildNode(host, ctx.nowIso);
     const res = ctx.client.request({ verb: 'create', resource: 'nodes', body: node });
+    const existed = res.code === 409;
     if (res.code === 201 || res.code === 200) {
       state.nodeUid = (res.body as Node).metadata.uid;
     } else if (res.code === 409) {
@@ -107,11 +108,20 @@ export function createKubelet(host: NodeHost): Kubelet {
       return;
     }
     state.registered = true;
-    log(ctx, 'I', 'kubelet_node_status.go:78', `"Successfully registered node" node="${name}"`);
+    log(
+      ctx,
+      'I',
+      'kubelet_node_status.go:78',
+      existed
+        ? `"Node was previously registered" node="${name}"`
+        : `"Successfully registered node" node="${name}"`,
+    );
     emit(
       ctx,
       'register-node',
-      `Registered Node ${name} (${host.internalIP}, pod CIDR ${host.podCIDR}) with the apiserver`,
+      existed
+        ? `Node ${name} was already registered; the restarted kubelet resumes its heartbeats`
+        : `Registered Node ${name} (${host.internalIP}, pod CIDR ${host.podCIDR}) with the apiserver`,
       {
         object: { kind: 'Node', name },
         data: { capacity: node.status?.capacity, allocatable: node.status?.allocatable },
@@ -144,7 +154,8 @@ export function createKubelet(host: NodeHost): Kubelet {
         message: `Node ${name} status is now: ${r}`,
       });
     }
-    state.nextStatusAt = ctx.now + NODE_STATUS_UPDATE_MS;
+    // A fresh Node already carries fresh conditions; a returning kubelet reports at once.
+    state.nextStatusAt = existed ? ctx.now : ctx.now + NODE_STATUS_UPDATE_MS;
     state.lastStatusReportAt = ctx.now;
   };
 

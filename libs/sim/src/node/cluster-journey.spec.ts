@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SimLab } from '../lab/lab';
 import { createLab } from '../lab/lab';
-import type { EndpointSlice, Pod, Service } from '../model';
+import type { EndpointSlice, Node, Pod, Service } from '../model';
 import { httpConnect } from './network';
 
 // Whole-cluster runs of minutes of sim time; generous because CI shares the CPU.
@@ -129,5 +129,49 @@ describe('the journey, node side', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
     const svc = lab.peek('services', 'default', 'flaky-svc') as Service;
     const conn = httpConnect(lab.nodes(), 'node-2', svc.spec.clusterIP as string, 80, '/', lab.now);
     expect(conn).toMatchObject({ ok: false, error: 'connection refused' });
+  });
+
+  it('should go NotReady when the kubelet stops, keep the pod running, and resume it (same container) when the kubelet starts', () => {
+    const lab = createLab({ seed: 13 });
+    lab.advance(2_000);
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'pods',
+      namespace: 'default',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web' },
+        spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx:1.27' }] },
+      },
+    });
+    lab.advance(5_000);
+    const container = () =>
+      (lab.peek('pods', 'default', 'web') as Pod).status?.containerStatuses?.[0];
+    const ready = () =>
+      (lab.peek('nodes', undefined, 'node-1') as Node).status?.conditions?.find(
+        (c) => c.type === 'Ready',
+      );
+    const before = container()?.containerID;
+    expect(ready()?.status).toBe('True');
+    lab.stopProcess({ component: 'kubelet', node: 'node-1' });
+    lab.advance(70_000);
+    expect(ready()?.status).toBe('Unknown');
+    expect(
+      lab
+        .node('node-1')!
+        .containerd.listContainers()
+        .map((c) => c.podName),
+    ).toEqual(['web']);
+    lab.startProcess({ component: 'kubelet', node: 'node-1' });
+    lab.advance(3_000);
+    expect(ready()).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+    expect(container()).toMatchObject({ containerID: before, restartCount: 0 });
+    expect(
+      lab
+        .node('node-1')!
+        .containerd.listSandboxes()
+        .filter((s) => s.podName === 'web'),
+    ).toHaveLength(1);
   });
 });
