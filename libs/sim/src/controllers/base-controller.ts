@@ -147,9 +147,15 @@ export abstract class BaseController implements Component {
   /** revisions at the time of the save (restored state) */
   savedRevisions: Record<string, number> = {};
 
-  protected constructor(resources: readonly string[]) {
+  /** Informers read only at each full resync: they do not wake the controller (e.g. Leases). */
+  private readonly passive: readonly string[];
+
+  protected constructor(resources: readonly string[], passive: readonly string[] = []) {
     this.watches = resources;
-    this.informers = Object.fromEntries(resources.map((r) => [r, new Informer(r)]));
+    this.passive = passive;
+    this.informers = Object.fromEntries(
+      [...resources, ...passive].map((r) => [r, new Informer(r)]),
+    );
   }
 
   /** Keys (namespace/name) a change to `ev` on `resource` makes dirty. */
@@ -181,7 +187,9 @@ export abstract class BaseController implements Component {
   private runPass(pass: Pass): void {
     const restored = this.restored;
     this.restored = false;
-    for (const resource of this.watches) {
+    const resyncDue = pass.now >= this.lastResync + this.periodMs;
+    const toSync = resyncDue ? [...this.watches, ...this.passive] : this.watches;
+    for (const resource of toSync) {
       const informer = this.informers[resource] as Informer;
       const wasSynced = informer.synced;
       let events = informer.sync(pass.ctx.client);
@@ -203,11 +211,11 @@ export abstract class BaseController implements Component {
         for (const key of this.keysFor(resource, ev, pass)) this.enqueue(key, ev.traceSeq);
       }
     }
-    if (!this.watches.every((r) => (this.informers[r] as Informer).synced)) {
+    if (!toSync.every((r) => (this.informers[r] as Informer).synced)) {
       // Cannot see the cluster (apiserver down at start): try again next period.
       return;
     }
-    if (pass.now >= this.lastResync + this.periodMs) {
+    if (resyncDue) {
       this.lastResync = pass.now;
       for (const key of this.allKeys()) if (!this.queue.has(key)) this.queue.set(key, {});
     }

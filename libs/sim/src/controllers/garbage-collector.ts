@@ -11,26 +11,33 @@ import type { Pass } from './base-controller';
 import { BaseController, isOk, refOf, splitKey, type SyncResult } from './base-controller';
 import { byOwnerUid, Index } from './indexer';
 
-/** Resources whose objects can own or be owned (everything but events and virtual resources). */
+/** Resources whose objects commonly own or are owned: a change wakes the collector. */
 export const GC_RESOURCES = [
-  'clusterrolebindings',
-  'clusterroles',
   'configmaps',
   'deployments',
-  'endpoints',
   'endpointslices',
   'jobs',
-  'leases',
-  'limitranges',
   'nodes',
   'pods',
   'replicasets',
-  'rolebindings',
-  'roles',
   'secrets',
-  'serviceaccounts',
   'services',
 ];
+/**
+ * The rest of the graph, read at each resync (30 s) only: Leases change every 10 s per node and
+ * would wake the collector for nothing.
+ */
+export const GC_PASSIVE_RESOURCES = [
+  'clusterrolebindings',
+  'clusterroles',
+  'endpoints',
+  'leases',
+  'limitranges',
+  'rolebindings',
+  'roles',
+  'serviceaccounts',
+];
+const ALL_GC_RESOURCES = [...GC_RESOURCES, ...GC_PASSIVE_RESOURCES];
 
 export type OwnerState = 'present' | 'absent' | 'unknown';
 
@@ -52,7 +59,7 @@ export class GarbageCollector extends BaseController {
   private readonly resourceOf = new Map<string, string>();
 
   constructor() {
-    super(GC_RESOURCES);
+    super(GC_RESOURCES, GC_PASSIVE_RESOURCES);
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
@@ -88,7 +95,7 @@ export class GarbageCollector extends BaseController {
 
   protected allKeys(): string[] {
     const keys: string[] = [];
-    for (const resource of GC_RESOURCES) {
+    for (const resource of ALL_GC_RESOURCES) {
       for (const obj of this.informer(resource).list()) {
         if ((obj.metadata.ownerReferences ?? []).length > 0)
           keys.push(`dep|${taggedKey(resource, obj)}`);

@@ -103,7 +103,9 @@ export class NodeLifecycleController extends BaseController {
   private lastMonitor = -Infinity;
 
   constructor() {
-    super(['nodes', 'leases', 'pods']);
+    // Leases are read at each node-monitor pass (every 5 s), not watched: upstream, too, only
+    // looks at them when it monitors node health.
+    super(['nodes', 'pods'], ['leases']);
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
