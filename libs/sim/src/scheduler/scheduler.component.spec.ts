@@ -148,6 +148,33 @@ describe('kube-scheduler in a lab', { timeout: 30_000 }, () => {
     expect(getPod(lab, 'late').spec.nodeName).toBe('node-1');
   });
 
+  it('should preempt a lower-priority pod and then bind the preemptor to the nominated node', () => {
+    const lab = createSchedulerLab({ nodes: [{ name: 'node-1' }] });
+    createPod(lab, podManifest('low-a', { cpu: '800m', spec: { priority: 0 } }));
+    createPod(lab, podManifest('low-b', { cpu: '800m', spec: { priority: 0 } }));
+    lab.advance(3000);
+    createPod(lab, podManifest('vip', { cpu: '1', spec: { priority: 1000 } }));
+    lab.advance(300);
+    const first = schedulerOf(lab)
+      .decisions()
+      .find((d) => d.name === 'vip');
+    expect(first?.outcome).toBe('unschedulable');
+    expect(first?.message).toBe('0/1 nodes are available: 1 Insufficient cpu.');
+    expect(first?.postFilter).toMatchObject({
+      nominatedNode: 'node-1',
+      victims: ['default/low-b'],
+    });
+    expect(getPod(lab, 'vip').status?.nominatedNodeName).toBe('node-1');
+    const preempted = eventsFor(lab, 'low-b').find((e) => e.reason === 'Preempted');
+    expect(preempted?.message).toBe(
+      `Preempted by pod ${getPod(lab, 'vip').metadata.uid} on node node-1`,
+    );
+    lab.advance(60_000);
+    expect(getPod(lab, 'vip').spec.nodeName).toBe('node-1');
+    expect(lab.peek('pods', 'default', 'low-b')).toBeUndefined();
+    expect(getPod(lab, 'low-a').spec.nodeName).toBe('node-1');
+  });
+
   it('should make the same decisions when the lab is serialized and restored mid-way', async () => {
     const { restoreLab } = await import('../lab/lab');
     const lab = createSchedulerLab({ seed: 11 });

@@ -81,6 +81,8 @@ export class KubeScheduler implements Scheduler {
   private assumed = new Map<string, string>();
   private nextPopAt = 0;
   private startIndex = 0;
+  /** pending pods that a preemption nominated to a node (the scheduler's nominator) */
+  private nominated = new Map<string, Pod>();
   private knownNodes = new Map<string, NodeSummary>();
   private knownPods = new Map<string, PodSummary>();
   private readonly interest: Map<string, Set<ClusterEvent>>;
@@ -147,6 +149,8 @@ export class KubeScheduler implements Scheduler {
       const cur = pod ? summarizePod(pod) : undefined;
       if (pod?.spec.nodeName) this.assumed.delete(key);
       this.cache.setPod(key, this.withAssumption(key, pod));
+      if (pod && !pod.spec.nodeName && pod.status?.nominatedNodeName) this.nominated.set(key, pod);
+      else this.nominated.delete(key);
       // A relist after restore re-reports unchanged objects: they are no cluster events.
       if (cur && old && cur.rv === old.rv) continue;
       if (cur) this.knownPods.set(key, cur);
@@ -229,6 +233,7 @@ export class KubeScheduler implements Scheduler {
       t: ctx.now,
       attempt: qp.attempts,
       startIndex: this.startIndex,
+      nominated: this.nominatedByNode(),
     });
     this.startIndex = out.nextStartIndex;
     const decision = out.decision;
@@ -287,6 +292,10 @@ export class KubeScheduler implements Scheduler {
         decision.postFilter.nominatedNode = pre.candidate.node;
         decision.postFilter.victims = pre.candidate.victims.map(podKey);
         this.preempt(ctx, pod, pre.candidate.node, pre.candidate.victims, qp.causedBy);
+        this.nominated.set(qp.key, {
+          ...pod,
+          status: { ...(pod.status ?? {}), nominatedNodeName: pre.candidate.node },
+        });
       }
     }
     const message = failureMessage(snapshot.nodes.length, result);
@@ -309,6 +318,17 @@ export class KubeScheduler implements Scheduler {
       'Unschedulable',
       nominatedNodeName,
     );
+  }
+
+  private nominatedByNode(): Map<string, Pod[]> | undefined {
+    if (this.nominated.size === 0) return undefined;
+    const out = new Map<string, Pod[]>();
+    for (const key of [...this.nominated.keys()].sort()) {
+      const p = this.nominated.get(key) as Pod;
+      const node = p.status?.nominatedNodeName as string;
+      out.set(node, [...(out.get(node) ?? []), p]);
+    }
+    return out;
   }
 
   private record(decision: SchedulingDecision): void {
@@ -558,6 +578,7 @@ export class KubeScheduler implements Scheduler {
     this.serviceInformer = new Informer<Service>('services');
     this.rsInformer = new Informer<ReplicaSet>('replicasets');
     this.cache = new SnapshotCache();
+    this.nominated = new Map();
   }
 }
 

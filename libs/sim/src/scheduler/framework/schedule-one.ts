@@ -16,6 +16,7 @@ import type {
 import type { Diagnosis } from './fit-error';
 import { ERR_NO_NODES_AVAILABLE, formatFitError, statusMessage } from './fit-error';
 import type { NodeInfo, Snapshot } from './node-info';
+import { addPodToNodeInfo, createNodeInfo, podKey } from './node-info';
 import type { Status } from './plugin-types';
 import { isRejected, SUCCESS, unresolvable } from './plugin-types';
 
@@ -118,6 +119,30 @@ export function runFilters(
     : { status: SUCCESS, verdicts };
 }
 
+function filterWithNominated(
+  pod: Pod,
+  info: NodeInfo,
+  pre: PreFilterOutcome,
+  snapshot: Snapshot,
+  profile: Profile,
+  nominated: Map<string, Pod[]> | undefined,
+): FilterOutcome {
+  const prio = pod.spec.priority ?? 0;
+  const key = podKey(pod);
+  const others = (nominated?.get(info.name) ?? []).filter(
+    (p) => (p.spec.priority ?? 0) >= prio && podKey(p) !== key,
+  );
+  if (others.length === 0) return runFilters(pod, info, pre, snapshot, profile);
+  // Upstream runs the filters twice — with the nominated pods added and without — and the node
+  // must pass both.
+  const withNominated = createNodeInfo(info.node);
+  for (const [k, v] of info.imageStates) withNominated.imageStates.set(k, v);
+  for (const p of [...info.pods, ...others]) addPodToNodeInfo(withNominated, p);
+  const first = runFilters(pod, withNominated, pre, snapshot, profile);
+  if (first.plugin) return first;
+  return runFilters(pod, info, pre, snapshot, profile);
+}
+
 /** numFeasibleNodesToFind with the adaptive percentage (percentageOfNodesToScore unset). */
 export function numFeasibleNodesToFind(numAllNodes: number): number {
   const MIN_FEASIBLE = 100;
@@ -153,6 +178,12 @@ export interface CycleInput {
   attempt: number;
   /** nextStartNodeIndex: where the previous cycle stopped (matters with 100+ nodes) */
   startIndex: number;
+  /**
+   * Pending pods nominated to a node by an earlier preemption (status.nominatedNodeName). Those
+   * of equal or higher priority count as already placed there, so the space freed for them is
+   * not taken by someone else (RunFilterPluginsWithNominatedPods).
+   */
+  nominated?: Map<string, Pod[]>;
 }
 
 export function scheduleOne(input: CycleInput): CycleOutput {
@@ -236,7 +267,7 @@ export function scheduleOne(input: CycleInput): CycleOutput {
   for (let i = 0; i < candidates.length && feasible.length < toFind; i++) {
     const info = candidates[(start + i) % candidates.length] as NodeInfo;
     const rec = byNode.get(info.name) as NodeDecision;
-    const f = runFilters(pod, info, pre, snapshot, profile);
+    const f = filterWithNominated(pod, info, pre, snapshot, profile, input.nominated);
     rec.evaluated = true;
     rec.filters = f.verdicts;
     processed++;
