@@ -5,7 +5,7 @@
 // old ReplicaSet by its template and gives it the next revision.
 
 import type { WatchEvent } from '../client/api-client';
-import type { Deployment, KubeObject, OwnerReference, Pod, ReplicaSet } from '../model';
+import type { Condition, Deployment, KubeObject, OwnerReference, Pod, ReplicaSet } from '../model';
 import { computePodTemplateHash, stableStringify } from '../shared/hash';
 import { selectorMatches } from '../shared/labels';
 import { parseIso } from '../shared/time';
@@ -687,6 +687,10 @@ export class DeploymentController extends BaseController {
         setCondition(status, newCondition('Progressing', 'False', REASON.TimedOut, msg, nowIso));
       }
     }
+    // Failures of the ReplicaSets (e.g. admission refusing their pods) surface on the Deployment.
+    const failure = replicaFailure(allRSs, newRS);
+    if (failure) setCondition(status, failure);
+    else removeCondition(status, 'ReplicaFailure');
     if (!sameStatus(d.status, status)) this.writeStatus(s, status);
     this.requeueStuck(s, status);
   }
@@ -702,6 +706,27 @@ export class DeploymentController extends BaseController {
     const wait = Math.max(0, due - parseIso(pass.ctx.nowIso)) + 1000;
     pass.requeueAt(keyOf(d), pass.now + wait);
   }
+}
+
+/** getReplicaFailures: the new ReplicaSet's ReplicaFailure condition first, else an old one's. */
+function replicaFailure(
+  allRSs: ReplicaSet[],
+  newRS: ReplicaSet | undefined,
+): Condition | undefined {
+  const ordered = newRS ? [newRS, ...allRSs.filter((r) => r !== newRS)] : allRSs;
+  for (const rs of ordered) {
+    const c = rs.status?.conditions?.find((x) => x.type === 'ReplicaFailure');
+    if (!c) continue;
+    return {
+      type: 'ReplicaFailure',
+      status: c.status,
+      lastUpdateTime: c.lastTransitionTime,
+      lastTransitionTime: c.lastTransitionTime,
+      reason: c.reason,
+      message: c.message,
+    };
+  }
+  return undefined;
 }
 
 function ownerRefTo(d: Deployment): OwnerReference {

@@ -230,3 +230,41 @@ describe('replicaset controller in a lab', { timeout: 60_000 }, () => {
     expect(rs.status?.availableReplicas).toBe(2);
   });
 });
+
+describe('replicaset controller: creation failures', { timeout: 60_000 }, () => {
+  useControllerOnlyLab();
+
+  it('should report FailedCreate and a ReplicaFailure condition up to the Deployment when pods are refused', () => {
+    const lab = newLab();
+    const d = deployment('web', 2);
+    d.spec.template.spec.serviceAccountName = 'missing';
+    createObj(lab, 'deployments', d);
+    lab.advance(1000);
+    expect(list<Pod>(lab, 'pods')).toEqual([]);
+    const rs = rsOf(lab, 'web')[0] as ReplicaSet;
+    const failed = list<KubeEvent>(lab, 'events').find((e) => e.reason === 'FailedCreate');
+    expect(failed?.type).toBe('Warning');
+    expect(failed?.message).toMatch(
+      /^Error creating: pods "web-[a-z0-9]+-[a-z0-9]*" is forbidden: error looking up service account default\/missing/,
+    );
+    expect(rs.status?.conditions?.[0]).toMatchObject({
+      type: 'ReplicaFailure',
+      status: 'True',
+      reason: 'FailedCreate',
+    });
+    const dep = get<Deployment>(lab, 'deployments', 'web') as Deployment;
+    expect(dep.status?.conditions?.find((c) => c.type === 'ReplicaFailure')).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+    });
+    // once the ServiceAccount exists, the next retry succeeds and the condition goes away
+    createObj(lab, 'serviceaccounts', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'missing', namespace: 'default' },
+    });
+    lab.advance(6000);
+    expect(list<Pod>(lab, 'pods')).toHaveLength(2);
+    expect(rsOf(lab, 'web')[0]?.status?.conditions).toBeUndefined();
+  });
+});
