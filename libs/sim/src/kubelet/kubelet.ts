@@ -159,36 +159,44 @@ export function createKubelet(host: NodeHost): Kubelet {
     state.lastStatusReportAt = ctx.now;
   };
 
+  // Like the real lease controller: update the lease it wrote last time (one request per renewal);
+  // only a conflict or a missing lease costs a GET or a CREATE.
+  let lastLease: Lease | undefined;
   const renewLease = (ctx: ComponentContext): void => {
     const renew = microIsoAt(host.epochMs, ctx.now);
-    const got = ctx.client.request({
-      verb: 'get',
-      resource: 'leases',
-      namespace: 'kube-node-lease',
-      name,
+    const withRenew = (lease: Lease): Lease => ({
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: name, leaseDurationSeconds: 40, renewTime: renew },
     });
-    let res;
-    if (got.code === 404) {
-      res = ctx.client.request({
-        verb: 'create',
-        resource: 'leases',
-        namespace: 'kube-node-lease',
-        body: buildLease(host, renew, state.nodeUid),
-      });
-    } else if (got.code === 200) {
-      const lease = got.body as Lease;
-      res = ctx.client.request({
+    const update = (lease: Lease) =>
+      ctx.client.request({
         verb: 'update',
         resource: 'leases',
         namespace: 'kube-node-lease',
         name,
-        body: {
-          ...lease,
-          spec: { ...lease.spec, holderIdentity: name, leaseDurationSeconds: 40, renewTime: renew },
-        },
+        body: withRenew(lease),
       });
+    let res = lastLease ? update(lastLease) : undefined;
+    if (!res || res.code === 409 || res.code === 404) {
+      const got = ctx.client.request({
+        verb: 'get',
+        resource: 'leases',
+        namespace: 'kube-node-lease',
+        name,
+      });
+      if (got.code === 404) {
+        res = ctx.client.request({
+          verb: 'create',
+          resource: 'leases',
+          namespace: 'kube-node-lease',
+          body: buildLease(host, renew, state.nodeUid),
+        });
+      } else if (got.code === 200) {
+        res = update(got.body as Lease);
+      } else res = got;
     }
-    if (res && (res.code === 200 || res.code === 201)) {
+    lastLease = res.code === 200 || res.code === 201 ? (res.body as Lease) : undefined;
+    if (res.code === 200 || res.code === 201) {
       emit(ctx, 'renew-lease', `Renewed Lease kube-node-lease/${name} (renewTime ${renew})`, {
         object: { kind: 'Lease', namespace: 'kube-node-lease', name },
       });
