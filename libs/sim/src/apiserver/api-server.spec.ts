@@ -735,3 +735,49 @@ describe('apiserver trace', () => {
     expect(evs[5]!.data).toMatchObject({ code: 201 });
   });
 });
+
+describe('apiserver field validation', () => {
+  const typo = () => {
+    const d = deployment('web');
+    (d['spec'] as Record<string, unknown>)['replica'] = 3;
+    (
+      (d['spec'] as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec
+        .containers[0] as Record<string, unknown>
+    )['imagee'] = 'x';
+    return d;
+  };
+
+  it('should reject unknown fields with a strict decoding error when fieldValidation is Strict', () => {
+    const { admin } = setup();
+    const r = admin({
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: typo(),
+      query: { fieldValidation: 'Strict' },
+    });
+    expect(r.code).toBe(400);
+    expect(status(r)).toMatchObject({
+      reason: 'BadRequest',
+      message:
+        'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].imagee", unknown field "spec.replica"',
+    });
+  });
+
+  it('should warn about and drop unknown fields when fieldValidation is Warn', () => {
+    const { admin } = setup();
+    const r = admin({
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: typo(),
+    });
+    expect(r.code).toBe(201);
+    // in document order, as the decoder meets them
+    expect(r.warnings).toEqual([
+      'unknown field "spec.template.spec.containers[0].imagee"',
+      'unknown field "spec.replica"',
+    ]);
+    expect((r.body as KubeObject)['spec']).not.toHaveProperty('replica');
+  });
+});

@@ -49,6 +49,7 @@ import { applyDefaults, qosClass } from './defaults';
 import type { FieldRequirement } from './field-selectors';
 import { FieldSelectorError, matchesFields, parseFieldSelector } from './field-selectors';
 import { buildFieldsV1 } from './managed-fields';
+import { pruneUnknown, unknownFields } from './field-schema';
 import { printTable } from './printers';
 import { clone, jsonPatch, mergePatch, PatchError, strategicMergePatch } from './patch';
 import type { Decision, RbacSource, RequestAttributes } from './rbac';
@@ -99,6 +100,8 @@ const REVIEW = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
 const CLIENT_CONNECTION_REFUSED = 'dial tcp 172.18.0.2:6443: connect: connection refused';
 
 interface Ctx {
+  /** `Warning:` headers for the response */
+  warnings?: string[];
   req: ApiRequest;
   info: ResourceInfo;
   user: UserInfo;
@@ -1345,6 +1348,7 @@ export class ApiServer {
       );
     }
     const obj = deepClone(body as KubeObject);
+    this.checkFields(ctx, obj);
     obj.metadata = obj.metadata ?? {};
     if (obj.kind !== undefined && obj.kind !== info.kind) {
       throw new S.StatusError(
@@ -1363,6 +1367,35 @@ export class ApiServer {
       );
     }
     return obj;
+  }
+
+  /**
+   * Server-side field validation: Strict rejects unknown fields (400), Warn (the default) answers
+   * with a warning per field; either way unknown fields are not stored.
+   */
+  private checkFields(ctx: Ctx, body: unknown): void {
+    // The schema covers hand-written objects; components write complete, known shapes.
+    if (isComponent(ctx.user)) return;
+    const mode = ctx.req.query?.fieldValidation ?? 'Warn';
+    if (mode === 'Ignore') {
+      pruneUnknown(ctx.info.kind, body);
+      return;
+    }
+    const unknown = unknownFields(ctx.info.kind, body);
+    if (unknown.length === 0) return;
+    if (mode === 'Strict') {
+      const list = unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ');
+      throw new S.StatusError(
+        S.badRequest(
+          `${ctx.info.kind} in version ${JSON.stringify(ctx.info.version)} cannot be handled as a ${ctx.info.kind}: strict decoding error: ${list}`,
+        ),
+      );
+    }
+    ctx.warnings = [
+      ...(ctx.warnings ?? []),
+      ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`),
+    ];
+    pruneUnknown(ctx.info.kind, body);
   }
 
   private jobSelector(obj: KubeObject): void {
@@ -1448,6 +1481,7 @@ export class ApiServer {
       data: { code, user: ctx.user.name, ...data },
     });
     const res: ApiResponse = { code, body };
+    if (ctx.warnings?.length) res.warnings = ctx.warnings;
     if (seq !== undefined) res.traceSeq = seq;
     return res;
   }
