@@ -175,6 +175,17 @@ describe('kube-scheduler in a lab', { timeout: 30_000 }, () => {
     expect(getPod(lab, 'low-a').spec.nodeName).toBe('node-1');
   });
 
+  it('should bind a pending pod after the apiserver comes back when it was down', () => {
+    const lab = createSchedulerLab();
+    createPod(lab, podManifest('patient'));
+    lab.stopProcess({ component: 'kube-apiserver' });
+    lab.advance(5000);
+    expect(getPod(lab, 'patient').spec.nodeName).toBeUndefined();
+    lab.startProcess({ component: 'kube-apiserver' });
+    lab.advance(15_000);
+    expect(getPod(lab, 'patient').spec.nodeName).toMatch(/^node-[123]$/);
+  });
+
   it('should make the same decisions when the lab is serialized and restored mid-way', async () => {
     const { restoreLab } = await import('../lab/lab');
     const lab = createSchedulerLab({ seed: 11 });

@@ -365,6 +365,7 @@ export class KubeScheduler implements Scheduler {
     reason: string,
     message: string,
     nominatedNodeName?: string,
+    retry = true,
   ): void {
     const conditions = pod.status?.conditions ?? [];
     const existing = conditions.find((c) => c.type === 'PodScheduled');
@@ -387,7 +388,7 @@ export class KubeScheduler implements Scheduler {
       conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), condition],
       ...(nominatedNodeName !== undefined ? { nominatedNodeName } : {}),
     };
-    ctx.client.request({
+    const res = ctx.client.request({
       verb: 'update',
       resource: 'pods',
       namespace: pod.metadata.namespace,
@@ -395,6 +396,17 @@ export class KubeScheduler implements Scheduler {
       subresource: 'status',
       body: { ...pod, status },
     });
+    if (res.code !== 409 || !retry) return;
+    // Our copy was stale (e.g. the kubelet or a user wrote meanwhile): read it again, once.
+    const fresh = ctx.client.request({
+      verb: 'get',
+      resource: 'pods',
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name,
+    });
+    const latest = fresh.body as Pod;
+    if (fresh.code !== 200 || latest.spec?.nodeName) return;
+    this.updatePodCondition(ctx, latest, reason, message, nominatedNodeName, false);
   }
 
   /** DefaultPreemption's prepareCandidate: mark, delete and report every victim. */
