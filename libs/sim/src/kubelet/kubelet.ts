@@ -42,6 +42,8 @@ export interface KubeletState {
   backoffs: BackoffTable;
   /** manifest files that failed to parse, with the error already logged */
   staticErrors: Record<string, string>;
+  /** the Lease as last written (renewals update it without a GET) */
+  lastLease?: Lease;
 }
 
 export interface Kubelet extends Component {
@@ -161,7 +163,6 @@ export function createKubelet(host: NodeHost): Kubelet {
 
   // Like the real lease controller: update the lease it wrote last time (one request per renewal);
   // only a conflict or a missing lease costs a GET or a CREATE.
-  let lastLease: Lease | undefined;
   const renewLease = (ctx: ComponentContext): void => {
     const renew = microIsoAt(host.epochMs, ctx.now);
     const withRenew = (lease: Lease): Lease => ({
@@ -176,7 +177,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         name,
         body: withRenew(lease),
       });
-    let res = lastLease ? update(lastLease) : undefined;
+    let res = state.lastLease ? update(state.lastLease) : undefined;
     if (!res || res.code === 409 || res.code === 404) {
       const got = ctx.client.request({
         verb: 'get',
@@ -195,7 +196,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         res = update(got.body as Lease);
       } else res = got;
     }
-    lastLease = res.code === 200 || res.code === 201 ? (res.body as Lease) : undefined;
+    state.lastLease = res.code === 200 || res.code === 201 ? (res.body as Lease) : undefined;
     if (res.code === 200 || res.code === 201) {
       emit(ctx, 'renew-lease', `Renewed Lease kube-node-lease/${name} (renewTime ${renew})`, {
         object: { kind: 'Lease', namespace: 'kube-node-lease', name },
