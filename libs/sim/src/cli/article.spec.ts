@@ -59,23 +59,27 @@ describe('the article, command by command', () => {
     expect(r.exitCode).toBe(0);
   });
 
-  it('should show three Pending pods right after the apply, then three Running within two seconds', () => {
-    lab.advance(60);
-    const pending = run('kubectl get pods');
-    const rows = pending.stdout.trim().split('\n');
-    expect(rows[0]).toMatch(/^NAME {22}READY {3}STATUS {4,}RESTARTS {3}AGE$/);
-    expect(rows.slice(1)).toHaveLength(3);
-    for (const row of rows.slice(1))
-      expect(row).toMatch(
-        /^my-app-[bcdfghjklmnpqrstvwxz2456789]{8,10}-[bcdfghjklmnpqrstvwxz2456789]{5}\s+0\/1\s+(Pending|ContainerCreating)\s+0\s+0s$/,
-      );
-    expect(rows.slice(1).some((r) => /Pending/.test(r))).toBe(true);
-    lab.advance(1940);
-    const running = run('kubectl get pods');
-    const after = running.stdout.trim().split('\n').slice(1);
-    expect(after).toHaveLength(3);
-    for (const row of after) expect(row).toMatch(/\s1\/1\s+Running\s+0\s+2s$/);
-  });
+  it(
+    'should show three Pending pods right after the apply, then three Running within two seconds',
+    { timeout: 30_000 },
+    () => {
+      lab.advance(60);
+      const pending = run('kubectl get pods');
+      const rows = pending.stdout.trim().split('\n');
+      expect(rows[0]).toMatch(/^NAME {22}READY {3}STATUS {4,}RESTARTS {3}AGE$/);
+      expect(rows.slice(1)).toHaveLength(3);
+      for (const row of rows.slice(1))
+        expect(row).toMatch(
+          /^my-app-[bcdfghjklmnpqrstvwxz2456789]{8,10}-[bcdfghjklmnpqrstvwxz2456789]{5}\s+0\/1\s+(Pending|ContainerCreating)\s+0\s+0s$/,
+        );
+      expect(rows.slice(1).some((r) => /Pending/.test(r))).toBe(true);
+      lab.advance(1940);
+      const running = run('kubectl get pods');
+      const after = running.stdout.trim().split('\n').slice(1);
+      expect(after).toHaveLength(3);
+      for (const row of after) expect(row).toMatch(/\s1\/1\s+Running\s+0\s+2s$/);
+    },
+  );
 
   it('should print the POST and its JSON body when apply runs with -v=8', () => {
     run('kubectl delete deployment my-app --wait=false');

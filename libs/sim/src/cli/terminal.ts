@@ -95,6 +95,7 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
       nowWallMs: ctx.nowWallMs,
       advance: ctx.advance,
       defaultConfig: () => defaultKubeconfig(extraUsers),
+      kubeconfigHost: cpName,
       startProxy: (port) => {
         ctx.proxyPort = port;
       },

@@ -14,6 +14,21 @@ import { threeWayPatch } from './three-way-merge';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
+function sortKeysDeep(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, sortKeysDeep(o[k])]),
+  );
+}
+
+function sortedJson(v: unknown): string {
+  return JSON.stringify(sortKeysDeep(v));
+}
+
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
@@ -52,8 +67,9 @@ export function namespaceFor(
 function filesOrUsage(env: KubectlEnv, out: Out, verb: string): string[] | undefined {
   const files = flagAll(env.args, 'f', 'filename');
   if (files.length === 0 && !flag(env.args, 'k', 'kustomize')) {
-    out.err(`error: must specify one of -f and -k\n\n`);
-    if (verb === 'create') out.err(`See 'kubectl create -h' for help and examples\n`);
+    out.err(
+      `error: must specify one of -f and -k\nSee 'kubectl ${verb} -h' for help and examples\n`,
+    );
     return undefined;
   }
   if (files.length === 0) {
@@ -110,19 +126,18 @@ export function runApply(env: KubectlEnv): Out {
       report(out, format, label, `serverside-applied${dryRunSuffix(mode)}`, asObject(res), printed);
       continue;
     }
-    const modified = clone(m.obj);
-    const annotationSource = clone(m.obj);
-    if (annotationSource.metadata?.annotations) {
-      delete annotationSource.metadata.annotations[LAST_APPLIED];
-      if (Object.keys(annotationSource.metadata.annotations).length === 0)
-        delete annotationSource.metadata.annotations;
-    }
+    // kubectl works on the unstructured object: namespace set by the builder, the annotation
+    // computed from it without itself (leaving `annotations: {}`), keys sorted when serialized
+    const base = clone(m.obj);
+    if (ns) base.metadata = { ...base.metadata, namespace: ns };
+    const own = { ...(base.metadata?.annotations ?? {}) };
+    delete own[LAST_APPLIED];
+    const annotationSource = clone(base);
+    annotationSource.metadata = { ...annotationSource.metadata, annotations: own };
+    const modified = clone(base);
     modified.metadata = {
       ...modified.metadata,
-      annotations: {
-        ...(modified.metadata?.annotations ?? {}),
-        [LAST_APPLIED]: `${JSON.stringify(annotationSource)}\n`,
-      },
+      annotations: { ...own, [LAST_APPLIED]: `${sortedJson(annotationSource)}\n` },
     };
     const live = env.client.request({ verb: 'get', resource: info.resource, namespace: ns, name });
     if (live.code === 404) {

@@ -313,7 +313,11 @@ export function runCreate(env: KubectlEnv): Out {
   if (flagAll(env.args, 'f', 'filename').length > 0) return runCreateFromFiles(env);
   const out = new Out();
   const [rawKind, name, ...rest] = env.args.positional;
-  if (!rawKind) return out.err(`error: must specify one of -f and -k\n\n`);
+  if (!rawKind) {
+    return out.err(
+      `error: must specify one of -f and -k\nSee 'kubectl create -h' for help and examples\n`,
+    );
+  }
   const kind = ALIASES[rawKind] ?? rawKind;
   if (!SUBCOMMANDS.includes(kind))
     return out.err(`error: unknown command "${rawKind}" for "kubectl create"\n`);

@@ -89,11 +89,10 @@ export function eventsSection(w: DescribeWriter, events: KubeObject[], now: numb
     w.text += 'Events:\t<none>\n';
     return;
   }
-  const sorted = [...(events as Ev[])].sort(
-    (a, b) =>
-      Date.parse(a.lastTimestamp ?? a.eventTime ?? '') -
-      Date.parse(b.lastTimestamp ?? b.eventTime ?? ''),
-  );
+  // SortableEvents orders by lastTimestamp; same-second events keep the order they were recorded in
+  const rv = (e: Ev) => Number(e.metadata?.resourceVersion ?? 0);
+  const at = (e: Ev) => Date.parse(e.lastTimestamp ?? e.eventTime ?? '');
+  const sorted = [...(events as Ev[])].sort((a, b) => at(a) - at(b) || rv(a) - rv(b));
   w.text += 'Events:\n';
   w.w(1, 'Type\tReason\tAge\tFrom\tMessage\n');
   w.w(1, '----\t------\t----\t----\t-------\n');

@@ -105,7 +105,7 @@ const VALUE_FLAGS = new Set([
 const BOOL_BY_VERB: Record<string, string[]> = {
   logs: ['f', 'follow', 'p', 'previous'],
   exec: ['i', 't', 'it', 'ti', 'stdin', 'tty'],
-  run: ['i', 't', 'it', 'rm'],
+  run: ['i', 't', 'it', 'rm', 'stdin', 'tty', 'command'],
 };
 
 /** Boolean flags that may be written `--flag=false`; everything else with `=` is a value. */

@@ -123,7 +123,7 @@ export class KubeClient {
   klog(where: string, msg: string): void {
     const d = new Date(this.opts.nowWallMs());
     const p2 = (n: number) => String(n).padStart(2, '0');
-    const micros = String(d.getUTCMilliseconds() * 1000 + ((this.seq * 137) % 1000)).padStart(
+    const micros = String((d.getUTCMilliseconds() * 1000 + this.seq * 137) % 1_000_000).padStart(
       6,
       '0',
     );

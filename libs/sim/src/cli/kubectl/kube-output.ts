@@ -10,11 +10,30 @@ import { qualifiedKind } from './kube-resources';
 
 /** sigs.k8s.io/yaml: keys sorted, sequences not indented under their key, 2 spaces. */
 export function toYaml(v: unknown): string {
-  return stringify(v, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+  // version 1.1 quotes what go-yaml v2 quotes: "2026-01-05T09:00:00Z", "80", "yes", "on", ...
+  return stringify(v, {
+    sortMapEntries: true,
+    indentSeq: false,
+    lineWidth: 0,
+    version: '1.1',
+    aliasDuplicateObjects: false,
+  });
 }
 
+function sortKeys(v: unknown, depth = 0): unknown {
+  if (depth > 200 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => sortKeys(x, depth + 1));
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, sortKeys(o[k], depth + 1)]),
+  );
+}
+
+/** kubectl prints objects as unstructured maps: keys sorted, 4-space indent. */
 export function toJson(v: unknown): string {
-  return `${JSON.stringify(v, null, 4)}\n`;
+  return `${JSON.stringify(sortKeys(v), null, 4)}\n`;
 }
 
 export function asList(items: KubeObject[]): Record<string, unknown> {

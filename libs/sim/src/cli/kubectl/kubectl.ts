@@ -10,6 +10,7 @@ import { parseKubeconfig } from './kubeconfig';
 import type { KubectlEnv } from './kubectl-env';
 import { Out } from './kubectl-env';
 import { runGet } from './get-cmd';
+import { runRun } from './run-cmd';
 import { runApply } from './apply-cmd';
 import { runCreate } from './create-cmd';
 import { runDelete } from './delete-cmd';
@@ -36,6 +37,8 @@ export interface KubectlDeps {
   advance(ms: number): void;
   /** persisted kubeconfig when ~/.kube/config is missing */
   defaultConfig(): Kubeconfig;
+  /** the machine whose ~/.kube/config kubeadm wrote (kubectl elsewhere has no config) */
+  kubeconfigHost: string;
   /** set by `kubectl proxy`: the port it serves on */
   startProxy(port: number): void;
 }
@@ -44,6 +47,7 @@ type Verb = (env: KubectlEnv) => Out;
 
 const VERBS: Record<string, Verb> = {
   get: runGet,
+  run: runRun,
   apply: runApply,
   create: runCreate,
   delete: runDelete,
@@ -167,6 +171,25 @@ export function runKubectl(ctx: CommandContext, deps: KubectlDeps): CommandResul
     flag(args, 'kubeconfig') ?? ctx.env.KUBECONFIG ?? '~/.kube/config',
   );
   const configText = ctx.fs.read(configPath);
+  const noConfigHere =
+    configText === undefined &&
+    !flag(args, 'kubeconfig') &&
+    !ctx.env.KUBECONFIG &&
+    verbName !== 'config' &&
+    ctx.host !== deps.kubeconfigHost;
+  if (noConfigHere) {
+    // no kubeconfig on this machine (a worker node): kubectl falls back to localhost:8080
+    const refused =
+      'The connection to the server localhost:8080 was refused - did you specify the right host or port?\n';
+    if (verbName === 'version') {
+      return {
+        stdout: 'Client Version: v1.32.5\nKustomize Version: v5.5.0\n',
+        stderr: refused,
+        exitCode: 1,
+      };
+    }
+    return { stdout: '', stderr: refused, exitCode: 1 };
+  }
   let config: Kubeconfig | null =
     configText === undefined ? deps.defaultConfig() : parseKubeconfig(configText);
   if (configText === undefined && (flag(args, 'kubeconfig') || ctx.env.KUBECONFIG)) {

@@ -184,12 +184,16 @@ export function runExec(env: KubectlEnv): Out {
     case 'hostname':
       return out.out(`${pod.metadata?.name}\n`);
     case 'cat': {
+      let missing = false;
       for (const f of args) {
         const text = podFile(pod, f);
         if (text !== undefined) out.out(text);
-        else out.err(`cat: can't open '${f}': No such file or directory\n`, 0);
+        else {
+          out.err(`cat: can't open '${f}': No such file or directory\n`, 0);
+          missing = true;
+        }
       }
-      if (out.stderr) out.err('command terminated with exit code 1\n');
+      if (missing) out.err('command terminated with exit code 1\n');
       return out;
     }
     case 'wget':

@@ -37,6 +37,35 @@ function hasControlChars(s: string): boolean {
   return false;
 }
 
+/** go-yaml's wording for the parse errors people actually make. */
+function goYamlMessage(code: string | undefined, message: string): string {
+  switch (code) {
+    case 'BAD_INDENT':
+    case 'MULTILINE_IMPLICIT_KEY':
+    case 'BLOCK_AS_IMPLICIT_KEY':
+    case 'UNEXPECTED_TOKEN':
+      return 'mapping values are not allowed in this context';
+    case 'MISSING_CHAR':
+    case 'BAD_SCALAR_START':
+      return 'did not find expected key';
+    case 'TAB_AS_INDENT':
+      return 'found character that cannot start any token';
+    case 'DUPLICATE_KEY':
+      return 'mapping key already defined';
+    default:
+      return /Nested mappings|Implicit map keys|compact mappings/.test(message)
+        ? 'mapping values are not allowed in this context'
+        : "could not find expected ':'";
+  }
+}
+
+function lineOf(text: string, pos: number | undefined): number | undefined {
+  if (pos === undefined) return undefined;
+  let n = 1;
+  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
 export function parseManifestText(text: string, source: string): ReadResult {
   const errors: string[] = [];
   const manifests: Manifest[] = [];
@@ -87,10 +116,8 @@ export function parseManifestText(text: string, source: string): ReadResult {
   for (const doc of list) {
     if ('errors' in doc && doc.errors.length > 0) {
       const err = doc.errors[0];
-      const line = err?.linePos?.[0]?.line;
-      const msg = (err?.message ?? 'invalid YAML')
-        .split('\n')[0]
-        ?.replace(/ at line \d+, column \d+:?$/, '');
+      const line = err?.linePos?.[0]?.line ?? lineOf(text, err?.pos?.[0]);
+      const msg = goYamlMessage(err?.code, err?.message ?? '');
       errors.push(
         `error: error parsing ${source}: error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${msg}`,
       );

@@ -411,3 +411,91 @@ export function touch(ctx: CommandContext): CommandResult {
   }
   return ok();
 }
+
+/** sed with the scripts people type: s/a/b/[g], Nd, /re/d, /re/p with -n, -i to edit in place. */
+export function sed(ctx: CommandContext): CommandResult {
+  let inPlace = false;
+  let quiet = false;
+  const scripts: string[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < ctx.args.length; i++) {
+    const a = ctx.args[i] as string;
+    if (a === '-i') inPlace = true;
+    else if (a === '-n') quiet = true;
+    else if (a === '-e') scripts.push(ctx.args[++i] ?? '');
+    else if (a.startsWith('-') && a.length > 1)
+      return fail(`sed: invalid option -- '${a.slice(1)}'\n`, 1);
+    else if (scripts.length === 0) scripts.push(a);
+    else files.push(a);
+  }
+  if (scripts.length === 0) {
+    return fail('Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n', 1);
+  }
+  type Step = (line: string, n: number) => { line: string; del: boolean; print: boolean };
+  const steps: Step[] = [];
+  const bad = (sc: string) =>
+    fail(`sed: -e expression #1, char ${sc.length}: unknown command: \`${sc[0] ?? ''}'\n`, 1);
+  for (const sc of scripts
+    .flatMap((x) => x.split(';'))
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const sub = /^s(.)(.*?)\1(.*?)\1([gi]*)$/.exec(sc);
+    const del = /^(\d+)d$/.exec(sc);
+    const addr = /^\/(.*)\/([dp])$/.exec(sc);
+    try {
+      if (sub) {
+        const flags = `${sub[4]?.includes('g') ? 'g' : ''}${sub[4]?.includes('i') ? 'i' : ''}`;
+        const re = new RegExp(sub[2] as string, flags);
+        const rep = (sub[3] as string).replace(/\\(\d)/g, '$$$1').replace(/&/g, '$$&');
+        steps.push((line) => ({ line: line.replace(re, rep), del: false, print: false }));
+      } else if (del) {
+        const target = Number(del[1]);
+        steps.push((line, n) => ({ line, del: n === target, print: false }));
+      } else if (addr) {
+        const re = new RegExp(addr[1] as string);
+        const op = addr[2];
+        steps.push((line) => ({
+          line,
+          del: op === 'd' && re.test(line),
+          print: op === 'p' && re.test(line),
+        }));
+      } else return bad(sc);
+    } catch {
+      return fail(
+        `sed: -e expression #1, char ${sc.length}: Invalid preceding regular expression\n`,
+        1,
+      );
+    }
+  }
+  const apply = (text: string) => {
+    const out: string[] = [];
+    lines(text).forEach((l, idx) => {
+      let line = l;
+      let deleted = false;
+      let printed = false;
+      for (const st of steps) {
+        const r = st(line, idx + 1);
+        line = r.line;
+        deleted ||= r.del;
+        printed ||= r.print;
+      }
+      if (deleted) return;
+      if (printed) out.push(line);
+      if (!quiet) out.push(line);
+    });
+    return join(out);
+  };
+  if (inPlace) {
+    let stderr = '';
+    for (const f of files) {
+      const p = ctx.resolve(f);
+      const t = ctx.fs.read(p);
+      if (t === undefined) stderr += `sed: can't read ${f}: No such file or directory\n`;
+      else ctx.fs.write(p, apply(t));
+    }
+    return { stdout: '', stderr, exitCode: stderr ? 2 : 0 };
+  }
+  const r = readInputs(ctx, files, 'sed');
+  const err = r.err.replace(/^sed: (.*): No such/gm, "sed: can't read $1: No such");
+  return { stdout: apply(r.text), stderr: err, exitCode: r.code ? 2 : 0 };
+}

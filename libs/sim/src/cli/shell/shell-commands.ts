@@ -74,6 +74,7 @@ export function shellCommands(clock: ShellClock): Record<string, CommandFn> {
     uniq: cu.uniq,
     cut: cu.cut,
     tee: cu.tee,
+    sed: cu.sed,
     ls: cu.ls,
     mkdir: cu.mkdir,
     rm: cu.rm,

@@ -139,7 +139,8 @@ export class Shell {
       if (r.op === 'heredoc') input = r.expand ? this.expandText(r.body) : r.body;
       else if (r.op === '<') {
         const name = this.expandWord(r.target).join(' ');
-        const text = this.session.fs.read(this.resolve(name));
+        const text =
+          this.resolve(name) === '/dev/null' ? '' : this.session.fs.read(this.resolve(name));
         if (text === undefined)
           return { stdout: '', stderr: `bash: ${name}: No such file or directory\n`, exitCode: 1 };
         input = text;
@@ -300,6 +301,11 @@ export class Shell {
       if (rd.op !== '>' && rd.op !== '>>') continue;
       const name = this.expandWord(rd.target).join(' ');
       const p = this.resolve(name);
+      if (p === '/dev/null') {
+        if (rd.fd === 2) stderr = '';
+        else stdout = '';
+        continue;
+      }
       if (this.session.fs.isDir(p))
         return { ...r, stdout: '', stderr: `bash: ${name}: Is a directory\n`, exitCode: 1 };
       const parent = p.slice(0, p.lastIndexOf('/')) || '/';
