@@ -11,9 +11,11 @@ import { JobController } from './job-controller';
 import { NamespaceController } from './namespace-controller';
 import { NodeIpamController } from './node-ipam-controller';
 import { NodeLifecycleController } from './node-lifecycle-controller';
+import { PodGcController } from './pod-gc-controller';
 import { ReplicaSetController } from './replicaset-controller';
 import { ServiceAccountController } from './serviceaccount-controller';
 import { TaintEvictionController } from './taint-eviction-controller';
+import { TtlAfterFinishedController } from './ttl-after-finished-controller';
 
 /** The controllers, in the order kube-controller-manager starts them. */
 export function createControllerManager(): Component[] {
@@ -29,6 +31,8 @@ export function createControllerManager(): Component[] {
     new EndpointsController(),
     new EndpointSliceController(),
     new GarbageCollector(),
+    new PodGcController(),
+    new TtlAfterFinishedController(),
   ];
 }
 

@@ -141,4 +141,20 @@ describe('job controller in a lab', { timeout: 60_000 }, () => {
       message: 'Job has reached the specified backoff limit',
     });
   });
+
+  it('should delete a finished Job and its pods after ttlSecondsAfterFinished', () => {
+    const lab = newLab();
+    createObj(lab, 'jobs', job('once', { ttlSecondsAfterFinished: 30 }));
+    lab.advance(500);
+    finish(lab, jobPods(lab, 'once')[0] as Pod, 'Succeeded');
+    lab.advance(1000);
+    expect(
+      get<Job>(lab, 'jobs', 'once')?.status?.conditions?.some((c) => c.type === 'Complete'),
+    ).toBe(true);
+    lab.advance(25_000);
+    expect(get<Job>(lab, 'jobs', 'once')).toBeDefined();
+    lab.advance(10_000);
+    expect(get<Job>(lab, 'jobs', 'once')).toBeUndefined();
+    expect(jobPods(lab, 'once')).toEqual([]);
+  });
 });

@@ -11,15 +11,19 @@ import type { LabOptions } from '../lab/lab-types';
 import type { Deployment, KubeList, KubeObject, Node, Pod, ReplicaSet, Status } from '../model';
 import { isStatus } from '../model';
 import { createControllerManager } from './index';
+import { PodGcController } from './pod-gc-controller';
 
 export const ADMIN = 'kubernetes-admin';
 
 /** Installs controller-only factories for the specs of the calling file. */
-export function useControllerOnlyLab(): void {
+export function useControllerOnlyLab(opts: { podGc?: boolean } = {}): void {
+  const withPodGc = opts.podGc === true;
   let saved: typeof componentFactories | undefined;
   beforeEach(() => {
     saved = { ...componentFactories };
-    componentFactories.createControllerManager = createControllerManager;
+    // Specs bind pods to nodes without Node objects; the pod GC would (rightly) delete them.
+    componentFactories.createControllerManager = () =>
+      createControllerManager().filter((c) => !(c instanceof PodGcController) || withPodGc);
     componentFactories.createScheduler = () => null;
     componentFactories.createKubelet = () => null;
     componentFactories.createKubeProxy = () => null;
