@@ -15,3 +15,4 @@ export * from './scheduler';
 export * from './node';
 export * from './kubelet';
 export * from './kube-proxy';
+export * from './controllers';
