@@ -67,6 +67,21 @@ describe('buildJourney', () => {
   });
 });
 
+describe('background writes', () => {
+  it.each([
+    ['a Lease heartbeat', { kind: 'Lease', namespace: 'kube-node-lease', name: 'node-1' }, 0],
+    ['a kube-system mirror Pod', { kind: 'Pod', namespace: 'kube-system', name: 'etcd-cp' }, 0],
+    ['a Pod of the learner', { kind: 'Pod', namespace: 'default', name: 'web-1' }, 1],
+  ])('should hide %s unless background writes are shown', (_case, object, shown) => {
+    nextSeq = 1;
+    const events = [ev({ component: 'kubelet', verb: 'update', object })];
+    expect(buildJourney(events, { groupRequests: true, showEventWrites: false })).toHaveLength(
+      shown,
+    );
+    expect(buildJourney(events, { groupRequests: true, showEventWrites: true })).toHaveLength(1);
+  });
+});
+
 describe('relatedItems', () => {
   it('should include causes and descendants but not siblings when an item is selected', () => {
     const items = buildJourney(applyJourney(), { groupRequests: false, showEventWrites: true });

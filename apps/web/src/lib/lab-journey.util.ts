@@ -3,7 +3,8 @@ import type { TTraceEventPayload } from '@kubejourney/contracts';
 // The journey timeline's model: trace events turned into marks on seven lanes. One API request
 // leaves a chain of steps inside the apiserver (authenticate -> authorize -> admission -> validate
 // -> etcd write -> respond); drawn one by one they drown the story, so by default each chain is one
-// expandable group. Writes of Event objects (the `kubectl describe` Events) are hidden unless asked.
+// expandable group. Writes of Event objects (the `kubectl describe` Events) and of the kubelets'
+// Lease heartbeats, and the control plane's own kube-system objects, are hidden unless asked.
 
 export const JOURNEY_LANES = [
   'kubectl',
@@ -28,6 +29,14 @@ const PIPELINE_VERBS = new Set([
   'etcd.error',
   'respond',
 ]);
+
+/** Event objects and the kubelets' Lease heartbeats: written all the time, rarely the story. */
+const NOISE_KINDS = new Set(['Event', 'Lease']);
+
+/** Background writes: Events, Lease heartbeats and the control plane's own kube-system objects. */
+export function isBackground(event: TTraceEventPayload): boolean {
+  return NOISE_KINDS.has(event.object?.kind ?? '') || event.object?.namespace === 'kube-system';
+}
 
 export function isPipelineEvent(event: TTraceEventPayload): boolean {
   return (
@@ -71,8 +80,8 @@ export function buildJourney(
   const open = new Map<number, TJourneyItem>();
 
   for (const event of events) {
-    // Every step of an Event write carries the Event as its object, so they all hide together.
-    if (!options.showEventWrites && event.object?.kind === 'Event') continue;
+    // Every step of a write carries its object, so a hidden write hides with all its steps.
+    if (!options.showEventWrites && isBackground(event)) continue;
     const cause = event.causedBy === undefined ? undefined : owner.get(event.causedBy);
     if (options.groupRequests && isPipelineEvent(event)) {
       const group = event.causedBy === undefined ? undefined : open.get(event.causedBy);

@@ -190,7 +190,7 @@ export const MESSAGES_EN = {
     journeyToggle: 'Show or hide the journey timeline',
     journeyEmpty:
       'No events yet. Run a command: every component’s move appears here as it happens.',
-    journeyShowEvents: 'Show Event object writes',
+    journeyShowEvents: 'Show background writes (Events, Lease heartbeats, kube-system)',
     journeyGroupRequests: 'Group request steps',
     journeyCount: '{count} events',
     journeyLane: 'Lane {component}',

@@ -185,7 +185,7 @@ export const MESSAGES_ZH_TW: TMessages = {
     journeyTitle: '旅程',
     journeyToggle: '顯示或隱藏旅程時間軸',
     journeyEmpty: '還沒有事件。執行一個指令，每個元件的動作都會即時出現在這裡。',
-    journeyShowEvents: '顯示 Event 物件的寫入',
+    journeyShowEvents: '顯示背景寫入（Event、Lease 心跳、kube-system）',
     journeyGroupRequests: '把請求的各步驟合併顯示',
     journeyCount: '{count} 個事件',
     journeyLane: '{component} 泳道',

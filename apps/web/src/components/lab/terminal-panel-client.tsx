@@ -7,7 +7,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { TNameSource } from '@/lib/lab-completion.util';
 import { describeLabFailure, execInLab, type TOpenEditor } from '@/lib/lab-api.util';
-import { editorTarget, nextHost, writeFileCommand } from '@/lib/lab-line-editor.util';
+import { editorTarget, writeFileCommand } from '@/lib/lab-line-editor.util';
 import { FileEditor, type TEditorState } from './file-editor';
 import { TerminalSession, type TCommandOutcome } from './terminal-session';
 
@@ -28,13 +28,13 @@ type TProps = {
 
 const HOME_HOST = 'control-plane';
 const PROGRESS_AFTER_MS = 300;
+const MONO_FALLBACK = "'DejaVu Sans Mono', ui-monospace, Menlo, Consolas, monospace";
 
 export function TerminalPanelClient({ labId, messages, names, handleRef }: TProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const sessionRef = useRef<TerminalSession | null>(null);
   const namesRef = useRef(names);
   const messagesRef = useRef(messages);
-  const hostRef = useRef(HOME_HOST);
   const promptRef = useRef<string | null>(null);
   const [tab, setTab] = useState<'terminal' | 'editor'>('terminal');
   const [busySince, setBusySince] = useState<number | null>(null);
@@ -89,7 +89,7 @@ export function TerminalPanelClient({ labId, messages, names, handleRef }: TProp
     const term = new Terminal({
       cursorBlink: !window.matchMedia('(prefers-reduced-motion: reduce)').matches,
       convertEol: true,
-      fontFamily: 'var(--font-geist-mono), ui-monospace, Menlo, monospace',
+      fontFamily: MONO_FALLBACK,
       fontSize: 13,
       lineHeight: 1.15,
       scrollback: 5000,
@@ -113,13 +113,14 @@ export function TerminalPanelClient({ labId, messages, names, handleRef }: TProp
         };
       }
       const data = result.data;
-      hostRef.current = nextHost(hostRef.current, HOME_HOST, command, data.exitCode);
+      // The prompt follows the lab's shell (`ssh node-1`) when the API reports it. Without it the
+      // API runs each command in a fresh shell on the control plane, so the prompt stays there.
       promptRef.current = data.prompt ?? null;
       const file =
         data.openEditor ??
         (() => {
           const path = editorTarget(command);
-          return path ? { path, host: hostRef.current } : undefined;
+          return path ? { path, host: HOME_HOST } : undefined;
         })();
       if (file && data.exitCode === 0) openEditorRef.current(file);
       return { kind: 'done', stdout: data.stdout, stderr: data.stderr, prompt: '' };
@@ -127,13 +128,24 @@ export function TerminalPanelClient({ labId, messages, names, handleRef }: TProp
 
     const session = new TerminalSession(term, {
       run,
-      prompt: () => promptRef.current ?? `learner@${hostRef.current}:~$ `,
+      prompt: () => promptRef.current ?? `learner@${HOME_HOST}:~$ `,
       names: () => namesRef.current,
       onBusy: (isBusy) => setBusySince(isBusy ? Date.now() : null),
       onTranscript: (text) => setTranscript(text.slice(-4000)),
     });
     sessionRef.current = session;
 
+    // xterm measures one cell with its font: give it next/font's real family name (a CSS variable
+    // is not a font name), once the font has loaded, then measure again.
+    void document.fonts.ready.then(() => {
+      const geist = getComputedStyle(document.documentElement)
+        .getPropertyValue('--font-geist-mono')
+        .trim();
+      if (geist && sessionRef.current === session) {
+        term.options.fontFamily = `${geist}, ${MONO_FALLBACK}`;
+        resize();
+      }
+    });
     const resize = () => {
       if (container.clientWidth === 0 || container.clientHeight === 0) return;
       fit.fit();

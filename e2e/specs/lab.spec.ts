@@ -1,0 +1,168 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount, signUpViaApi } from '../support/accounts';
+import { launchBrowser, newVisitor } from '../support/browser';
+import { BASE_URL } from '../support/env';
+import { visibleText } from '../support/page-checks';
+import { createScreenshotRecorder } from '../support/screenshots';
+
+// The lab, front to back: a learner opens a new sandbox, asks for the nodes, applies a Deployment
+// through a heredoc typed into the terminal, and watches three Pods come up on the cluster map
+// while the journey timeline fills with the components' moves. Then pause and step the clock.
+
+const MANIFEST = [
+  'apiVersion: apps/v1',
+  'kind: Deployment',
+  'metadata:',
+  '  name: web',
+  'spec:',
+  '  replicas: 3',
+  '  selector:',
+  '    matchLabels:',
+  '      app: web',
+  '  template:',
+  '    metadata:',
+  '      labels:',
+  '        app: web',
+  '    spec:',
+  '      containers:',
+  '        - name: app',
+  '          image: nginx:1.27',
+];
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Types a line into the xterm (its hidden textarea has the keyboard) and presses Enter. */
+async function typeLine(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line, { delay: 2 });
+  await page.keyboard.press('Enter');
+}
+
+/** Waits for the last command's output in the terminal's screen-reader log. */
+async function waitForOutput(page: Page, text: string | RegExp, timeout = 30_000) {
+  const log = page.getByTestId('terminal-log');
+  await page.waitForFunction(
+    ({ pattern, isRegex }) => {
+      const content = document.querySelector('[data-testid="terminal-log"]')?.textContent ?? '';
+      return isRegex ? new RegExp(pattern).test(content) : content.includes(pattern);
+    },
+    { pattern: typeof text === 'string' ? text : text.source, isRegex: typeof text !== 'string' },
+    { timeout },
+  );
+  return (await log.textContent()) ?? '';
+}
+
+describe('a learner in a sandbox lab', () => {
+  let context: BrowserContext;
+  afterAll(async () => context?.close());
+
+  it('should run kubectl, apply a Deployment by heredoc, see 3 Running Pods and the journey, and step the clock', async () => {
+    const shot = createScreenshotRecorder('lab');
+    context = await newVisitor(browser, { locale: 'en' });
+    await signUpViaApi(context.request, newAccount({ displayName: 'Grace Hopper' }));
+    const page = await context.newPage();
+
+    // From the route map to the labs list, then a new sandbox.
+    await page.goto('/learn');
+    await page.getByRole('main').getByRole('link', { name: 'Open your lab' }).click();
+    await page.waitForURL(`${BASE_URL}/labs`);
+    expect(await visibleText(page.getByText('No labs yet.'))).toContain('Create a sandbox');
+    await shot(page, 'labs-empty');
+    await page.getByRole('button', { name: 'New sandbox lab' }).click();
+    await page.waitForURL(/\/labs\/[\w-]+$/, { timeout: 30_000 });
+    await page.getByTestId('stream-status').and(page.locator('[data-status="live"]')).waitFor({
+      timeout: 20_000,
+    });
+    await page.locator('[data-testid="map-node"]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid="map-node"]').count()).toBe(3);
+
+    // kubectl get nodes: the control plane and three workers.
+    await page.locator('.xterm-helper-textarea').focus();
+    await typeLine(page, 'kubectl get nodes');
+    const nodes = await waitForOutput(page, /node-3\s+Ready/);
+    for (const node of ['control-plane', 'node-1', 'node-2', 'node-3']) {
+      expect(nodes).toMatch(new RegExp(`${node}\\s+Ready`));
+    }
+    expect(await page.locator('.xterm-rows').innerText()).toContain('learner@control-plane:~$');
+    await shot(page, 'get-nodes');
+
+    // Tab completion: `kubectl desc<Tab>` becomes `kubectl describe `.
+    await page.keyboard.type('kubectl desc');
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() =>
+      (document.querySelector('.xterm-rows')?.textContent ?? '').includes('kubectl describe'),
+    );
+    await page.keyboard.press('Control+C');
+
+    // The apply, through a heredoc typed line by line (the terminal shows `> ` continuations).
+    await typeLine(page, "cat <<'EOF' | kubectl apply -f -");
+    for (const line of MANIFEST) await typeLine(page, line);
+    await typeLine(page, 'EOF');
+    await waitForOutput(page, 'deployment.apps/web created');
+
+    // Three Pods Running and Ready on the map, arriving live.
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll(
+          '[data-testid="map-pod"][data-status="Running"][data-ready="true"]',
+        ).length === 3,
+      undefined,
+      { timeout: 60_000 },
+    );
+    const lanes = await page
+      .locator('[data-testid="journey-mark"]')
+      .evaluateAll((marks) => marks.map((m) => m.getAttribute('data-lane')));
+    // The request pipeline is grouped on the apiserver lane; the controllers, the scheduler and
+    // the kubelets follow on their own lanes.
+    for (const lane of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet']) {
+      expect(lanes).toContain(lane);
+    }
+    await shot(page, 'three-pods-running');
+
+    // A mark's details: click the scheduler's first mark.
+    await page.locator('[data-testid="journey-mark"][data-lane="kube-scheduler"]').first().click();
+    expect(await visibleText(page.getByTestId('journey-details'))).toContain('kube-scheduler');
+
+    // History: arrow up recalls the last one-line command.
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Control+C');
+
+    // Pause, then step 1 s: the clock moves by exactly 1 s while paused.
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await page.getByRole('button', { name: /Resume/ }).waitFor();
+    expect(await visibleText(page.getByTestId('clock-state'))).toBe('paused');
+    const before = await visibleText(page.getByTestId('sim-clock'));
+    await page.getByRole('button', { name: 'Step +1 s' }).click();
+    await page.waitForFunction(
+      (previous) => document.querySelector('[data-testid="sim-clock"]')?.textContent !== previous,
+      before,
+      { timeout: 15_000 },
+    );
+    const toMs = (text: string) => {
+      const [minutes, seconds] = text.split(':');
+      return Math.round((Number(minutes) * 60 + Number(seconds)) * 1000);
+    };
+    expect(toMs(await visibleText(page.getByTestId('sim-clock'))) - toMs(before)).toBe(1000);
+    await shot(page, 'paused-and-stepped');
+    await page.getByRole('button', { name: /Resume/ }).click();
+
+    // The phone layout: tabs instead of panes.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const tab of ['Cluster', 'Journey', 'Lesson', 'Terminal']) {
+      await page
+        .getByRole('tablist', { name: 'Lab panels' })
+        .getByRole('tab', { name: tab })
+        .click();
+      await shot(page, `narrow-${tab.toLowerCase()}`);
+    }
+  });
+});
