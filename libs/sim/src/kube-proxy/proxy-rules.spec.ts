@@ -184,6 +184,16 @@ describe('Iptables.resolve', () => {
     expect(ipt.resolve(ip, port).outcome).toBe(outcome);
   });
 
+  it("should DNAT a NodePort on the node's own address and ignore it elsewhere", () => {
+    const np = apply([{ ...WEB, nodePort: 30080 }]);
+    expect(
+      np.resolve('172.18.0.3', 30080, { localIps: ['172.18.0.3'], from: 'pod', random: () => 0 }),
+    ).toMatchObject({ outcome: 'dnat', ip: '10.244.1.5', port: 8080 });
+    expect(np.resolve('172.18.0.9', 30080, { localIps: ['172.18.0.3'], from: 'pod' }).outcome).toBe(
+      'direct',
+    );
+  });
+
   it('should not match a udp connection to a tcp service port', () => {
     expect(ipt.resolve('10.96.45.10', 80, { protocol: 'udp' }).outcome).toBe('unroutable');
   });

@@ -174,4 +174,23 @@ describe('the journey, node side', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
         .filter((s) => s.podName === 'web'),
     ).toHaveLength(1);
   });
+
+  it('should reach the pods through a NodePort on any node address', () => {
+    const lab = createLab({ seed: 14 });
+    lab.advance(2_000);
+    deploy(lab, 'np');
+    const patched = lab.request('kubernetes-admin', {
+      verb: 'patch',
+      resource: 'services',
+      namespace: 'default',
+      name: 'np-svc',
+      patchType: 'merge',
+      body: { spec: { type: 'NodePort', ports: [{ port: 80, targetPort: 80, nodePort: 30080 }] } },
+    });
+    expect(patched.code).toBe(200);
+    lab.advance(5_000);
+    const conn = httpConnect(lab.nodes(), 'node-1', '172.18.0.5', 30080, '/', lab.now);
+    expect(conn).toMatchObject({ ok: true, status: 200 });
+    expect(conn.route.path.slice(0, 3)).toEqual(['PREROUTING', 'KUBE-SERVICES', 'KUBE-NODEPORTS']);
+  });
 });

@@ -51,6 +51,8 @@ export interface ResolveOptions {
   random?: () => number;
   /** virtual service range; destinations in it with no rule are unroutable */
   serviceCidr?: string;
+  /** this node's own addresses (`-m addrtype --dst-type LOCAL`, i.e. NodePorts) */
+  localIps?: string[];
 }
 
 export class Iptables {
@@ -166,7 +168,13 @@ export class Iptables {
     const entry = opts.from === 'pod' ? 'PREROUTING' : 'OUTPUT';
     const path: string[] = [];
     const candidates: ResolveCandidate[] = [];
-    const pkt = { dst: dstIp, dport: port, protocol, src: opts.sourceIp ?? '' };
+    const pkt = {
+      dst: dstIp,
+      dport: port,
+      protocol,
+      src: opts.sourceIp ?? '',
+      local: opts.localIps ?? [],
+    };
     const dnat = this.walk('nat', entry, pkt, path, random, candidates, 0);
     if (dnat) {
       const [ip, p] = dnat.split(':');
@@ -244,6 +252,7 @@ interface Packet {
   dport: number;
   protocol: string;
   src: string;
+  local: string[];
 }
 
 function ruleMatches(rule: IptablesRule, pkt: Packet, random: () => number): boolean {
@@ -267,8 +276,8 @@ function ruleMatches(rule: IptablesRule, pkt: Packet, random: () => number): boo
         if (!(random() < kernelProbability(m.probability))) return false;
         break;
       case 'addrtype':
-        // Only NodePorts use it, and resolve() is asked about ClusterIPs and pod IPs.
-        return false;
+        if (!pkt.local.includes(pkt.dst)) return false;
+        break;
       case 'mark':
       case 'conntrack':
       case 'comment':

@@ -29,11 +29,16 @@ export function httpConnect(
 ): ConnectResult {
   const src = hosts.find((h) => h.name === fromNode);
   if (!src) throw new Error(`unknown node ${fromNode}`);
-  const route = src.iptables.resolve(dstIp, port, {
+  // A node address (NodePort) is handled by that node's rules as incoming traffic; anything else
+  // by the source node's own rules.
+  const nodeDst = hosts.find((h) => h.internalIP === dstIp);
+  const rulesHost = nodeDst ?? src;
+  const route = rulesHost.iptables.resolve(dstIp, port, {
     random: opts.random,
     sourceIp: opts.sourceIp ?? src.internalIP,
-    from: opts.sourceIp ? 'pod' : 'node',
-    serviceCidr: src.serviceCIDR,
+    from: opts.sourceIp || (nodeDst && nodeDst !== src) ? 'pod' : 'node',
+    serviceCidr: rulesHost.serviceCIDR,
+    localIps: [rulesHost.internalIP],
   });
   if (route.outcome === 'rejected') return { ok: false, error: 'connection refused', route };
   if (route.outcome === 'unroutable') return { ok: false, error: 'timeout', route };
