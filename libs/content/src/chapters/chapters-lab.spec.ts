@@ -53,6 +53,11 @@ describe('chapter commands in a lab', () => {
     lab.advance(5000);
     expect(run(CMD.getPods).stdout.match(/Running/g)).toHaveLength(3);
     expect(run(CMD.canDeleteNodes).stdout).toBe('yes\n');
+    const verbose = run(CMD.applyVerbose);
+    expect(verbose.stdout).toBe('deployment.apps/my-app unchanged\n');
+    expect(verbose.stderr).toMatch(
+      /round_trippers\.go:\d+\] GET https:\/\/\S+\/deployments\/my-app/,
+    );
     expect(run(CMD.etcdDeployment).stdout).toContain('/registry/deployments/default/my-app');
 
     run(CMD.applyService);

@@ -46,7 +46,7 @@ export const CONTROLLER_MANAGER_ZH_TW: TChapter = {
       '兩層：Deployment 與 ReplicaSet',
       p(
         'layers',
-        'Deployment controller 並不直接建 Pod。它建一個 ReplicaSet，再由 ReplicaSet controller 建 Pod。多這一層，滾動更新才做得到：換了 image，Deployment controller 就開第二個 ReplicaSet，一步步把新的加大、舊的縮小。舊的 ReplicaSet 縮到零但沒有刪掉，所以 `kubectl rollout undo` 才有東西可以退回去。',
+        'Deployment controller 並不直接建 Pod。它建一個 ReplicaSet（副本集），再由 ReplicaSet controller 建 Pod。多這一層，rolling update（滾動更新）才做得到：換了 image，Deployment controller 就開第二個 ReplicaSet，一步步把新的加大、舊的縮小。舊的 ReplicaSet 縮到零但沒有刪掉，所以 `kubectl rollout undo` 才有東西可以退回去。',
       ),
       tryIt(
         'rollout',

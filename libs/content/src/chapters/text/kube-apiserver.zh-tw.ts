@@ -29,7 +29,7 @@ export const KUBE_APISERVER_ZH_TW: TChapter = {
         'handoff',
         '一個 HTTP 請求：你 POST 過來的 `my-app` Deployment，帶著 kubeconfig 裡的 bearer token。',
         '依序判斷：你是誰、你能不能做這件事、這個物件能不能收。任何一關不過，請求就到此為止。',
-        '把通過的物件寫進 etcd 的 `/registry/deployments/default/my-app`，回給 kubectl `201 Created`，再對所有正在 watch Deployment 的元件送出一個事件。',
+        '把通過的物件寫進 etcd 的 `/registry/deployments/default/my-app`，回給 kubectl `201 Created`，再對所有正在 watch（監看）Deployment 的元件送出一個事件。',
       ),
     ),
     section(

@@ -23,11 +23,11 @@ export const KUBE_PROXY_ZH_TW: TChapter = {
       '會動的 Pod，前面擺一個固定地址',
       p(
         'why-service',
-        'Pod 的 IP 用過即丟，換一個 Pod 就換一個 IP。所以用戶端連的是 Service：一個永遠不變的虛擬 IP，背後是此刻符合 selector 的那些 Pod。讓這個虛擬 IP 真的通到某處的，就是 kube-proxy。',
+        'Pod 的 IP 用過即丟，換一個 Pod 就換一個 IP。所以用戶端連的是 Service（服務）：一個永遠不變的虛擬 IP，背後是此刻符合 selector 的那些 Pod。讓這個虛擬 IP 真的通到某處的，就是 kube-proxy。',
       ),
       handoff(
         'handoff',
-        'Service 與其 endpoints 的 watch 事件，也就是每個 Service 背後 ready 的 Pod 位址。',
+        'Service 與其 endpoints（端點清單）的 watch 事件，也就是每個 Service 背後 ready 的 Pod 位址。',
         '這台節點需要哪些規則，才能讓送往每個 Service IP 的流量落到某個 ready 的 Pod 上。',
         '寫進節點本機 kernel 的 iptables 規則。除了自己的事件，它不會寫任何東西回 apiserver。',
       ),

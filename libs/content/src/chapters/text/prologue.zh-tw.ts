@@ -5,14 +5,14 @@ import { cmd, list, note, p, quiz, section, table, tryIt } from '../chapter-buil
 export const PROLOGUE_ZH_TW: TChapter = {
   slug: 'prologue',
   locale: 'zh-TW',
-  lede: '打一行指令，回來一行字，再過一會兒就有三個 Pod 在跑。這門課要把那一會兒拆開來，一格一格看。',
+  lede: '打一行指令，回來一行字，再過一會兒就有三個 Pod（Kubernetes 執行容器的最小單位）在跑。這門課要把那一會兒拆開來，一格一格看。',
   sections: [
     section(
       'the-question',
       '一行輸出，背後一串問題',
       p(
         'start',
-        '你的 lab 裡有一個 `deployment.yaml`，內容是一個叫 `my-app` 的 Deployment，要三份 nginx。把它送進叢集，看看回來什麼。',
+        '你的 lab 裡有一個 `deployment.yaml`，內容是一個叫 `my-app` 的 Deployment（部署），要三份 nginx。把它送進叢集，看看回來什麼。',
       ),
       cmd(
         'first-apply',
