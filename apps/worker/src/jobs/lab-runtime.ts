@@ -122,6 +122,9 @@ export async function startLabRuntime(
     connection,
     prefix,
     concurrency: labConfig.tickConcurrency,
+    // A tick runs the simulator synchronously; on a busy machine it can hold the event loop for
+    // seconds, so give the job lock room before BullMQ declares it stalled.
+    lockDuration: 120_000,
   });
   worker.on('failed', (job, error) =>
     logger.error({ job: job?.name, data: job?.data, err: error }, 'lab job failed'),

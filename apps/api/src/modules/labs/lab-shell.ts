@@ -1,3 +1,4 @@
+import * as sim from '@kubejourney/sim';
 import type { SimLab } from '@kubejourney/sim';
 import { DomainError } from '../../common/domain-error';
 
@@ -11,22 +12,41 @@ export type TLabCommandOutput = { stdout: string; stderr: string; exitCode: numb
 export type TLabShell = (
   lab: SimLab,
   line: string,
-  advance: (ms: number) => void,
+  advance: (ms: number) => unknown,
 ) => TLabCommandOutput;
 
 export const LAB_SHELL = Symbol('LAB_SHELL');
 
-type TLabWithExec = SimLab & { exec?: (line: string) => TLabCommandOutput };
+type TTerminal = { exec(line: string): TLabCommandOutput };
+type TCreateTerminal = (lab: SimLab) => TTerminal;
 
 /**
- * libs/sim's command line (`lab.exec(line)`, the command line issue). Until a lab exposes it,
+ * A view of the lab for the terminal in which letting time pass goes through `advance` (the
+ * write context's), so everything a command does is seen by the store.
+ */
+function withAdvance(lab: SimLab, advance: (ms: number) => unknown): SimLab {
+  return new Proxy(lab, {
+    get(target, property) {
+      if (property === 'advance') {
+        return (ms: number) => advance(ms);
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * libs/sim's command line (`createTerminal(lab).exec(line)`). A terminal is built per command:
+ * its shell state (cwd, ssh hops, variables) is not part of the serialized lab, so a command
+ * always starts as root@control-plane in /root. Until libs/sim's index exports the command line,
  * commands are refused with a 503 rather than answered with anything invented.
  */
-export const simLabShell: TLabShell = (lab, line, _advance) => {
-  const exec = (lab as TLabWithExec).exec;
-  if (typeof exec !== 'function') {
+export const simLabShell: TLabShell = (lab, line, advance) => {
+  const createTerminal = (sim as unknown as { createTerminal?: TCreateTerminal }).createTerminal;
+  if (typeof createTerminal !== 'function') {
     throw new DomainError('SERVICE_UNAVAILABLE', 'The lab command line is not available yet');
   }
-  const { stdout, stderr, exitCode } = exec.call(lab, line);
+  const { stdout, stderr, exitCode } = createTerminal(withAdvance(lab, advance)).exec(line);
   return { stdout, stderr, exitCode };
 };

@@ -1,0 +1,23 @@
+// autocannon ships no types; the bench uses this much of it.
+declare module 'autocannon' {
+  namespace autocannon {
+    interface TRequest {
+      method: 'GET' | 'POST';
+      path: string;
+      headers?: Record<string, string>;
+      body?: string;
+    }
+    interface TResult {
+      latency: { p50: number; p99: number };
+      requests: { average: number };
+      non2xx: number;
+    }
+  }
+  function autocannon(options: {
+    url: string;
+    connections: number;
+    duration: number;
+    requests: autocannon.TRequest[];
+  }): Promise<autocannon.TResult>;
+  export default autocannon;
+}

@@ -1,0 +1,346 @@
+// bench/labs: labs at runtime, measured end to end on this machine, side by side with pgbench.
+//   TSX_TSCONFIG_PATH=tsconfig.depcruise.json npx tsx bench/labs/labs-bench.ts [--labs 50]
+//     [--workers 2] [--window 20] [--create 10] [--users 50]
+// Starts its own API (port 4310) and worker processes on a database of its own
+// (kubejourney_bench), prints a summary and writes bench/results/labs-<time>.json.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bullmqPrefix, LAB_QUEUE, LAB_TICK_JOB, labSchedulerId } from '@kubejourney/contracts';
+import { createPrismaClient, LabStore } from '@kubejourney/db';
+import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
+import autocannon from 'autocannon';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+const ROOT = path.resolve(__dirname, '../..');
+const { values: args } = parseArgs({
+  options: {
+    labs: { type: 'string', default: '50' },
+    workers: { type: 'string', default: '2' },
+    window: { type: 'string', default: '20' },
+    create: { type: 'string', default: '10' },
+    users: { type: 'string', default: '50' },
+  },
+});
+const LABS = Number(args.labs);
+const WORKERS = Number(args.workers);
+const WINDOW_S = Number(args.window);
+const CREATE_RUNS = Number(args.create);
+const USERS = Number(args.users);
+const PG = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
+const DB_URL = `${PG}/kubejourney_bench`;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `kj-bench:${randomUUID().slice(0, 8)}:`;
+const PORT = 4310;
+const BASE = `http://127.0.0.1:${PORT}`;
+
+const DEPLOYMENT = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: {
+    replicas: 3,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
+    },
+  },
+};
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function sql(database: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${PG}/${database}` });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function pgbenchTps(): number {
+  const db = 'kj_bench_pgbench';
+  const url = new URL(PG);
+  const common = ['-h', url.hostname, '-p', url.port || '5432', '-U', url.username || 'postgres'];
+  execFileSync('pgbench', [...common, '-i', '-q', '-s', '10', db], { stdio: 'ignore' });
+  const out = execFileSync(
+    'pgbench',
+    [...common, '-b', 'simple-update', '-c', '8', '-j', '2', '-T', '15', '-n', db],
+    { encoding: 'utf8' },
+  );
+  const match = /tps = ([\d.]+)/.exec(out);
+  return match ? Number(match[1]) : NaN;
+}
+
+function start(file: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT,
+    env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.depcruise.json', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function api(method: string, url: string, cookie: string, body?: unknown) {
+  const response = await fetch(`${BASE}${url}`, {
+    method,
+    headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    headers: response.headers,
+  };
+}
+
+async function signup(i: number): Promise<string> {
+  const r = await fetch(`${BASE}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench-${PREFIX.slice(9, 17)}-${i}@example.com`,
+      password: 'Benchmark-12345',
+      displayName: `bench ${i}`,
+    }),
+  });
+  if (r.status !== 201) throw new Error(`signup ${r.status}`);
+  return (r.headers.get('set-cookie') ?? '').split(';')[0] as string;
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = {
+    at: new Date().toISOString(),
+    cores: cpus().length,
+    labs: LABS,
+    workers: WORKERS,
+  };
+  console.log(`nproc=${cpus().length}; pgbench simple-update (scale 10, 8 clients, 15 s)...`);
+  await sql('postgres', 'DROP DATABASE IF EXISTS kj_bench_pgbench').catch(() => undefined);
+  await sql('postgres', 'CREATE DATABASE kj_bench_pgbench');
+  const tps = pgbenchTps();
+  results.pgbenchTps = tps;
+  console.log(`pgbench tps=${tps.toFixed(0)}`);
+
+  await sql('postgres', 'DROP DATABASE IF EXISTS kubejourney_bench WITH (FORCE)');
+  await sql('postgres', 'CREATE DATABASE kubejourney_bench');
+  execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: DB_URL },
+    stdio: 'ignore',
+  });
+
+  const env = {
+    DATABASE_URL: DB_URL,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: PREFIX,
+    LOG_LEVEL: 'warn',
+    API_PORT: String(PORT),
+    LAB_LIMIT_PER_USER: '100000',
+    LAB_RATE_LIMIT_COMMANDS: '1000000',
+    LAB_METRICS: '1',
+    LOGIN_MAX_FAILURES: '1000000',
+  };
+  const children: ChildProcess[] = [start('apps/api/src/main.ts', env)];
+  for (let i = 0; i < WORKERS; i++) children.push(start('apps/worker/src/main.ts', env));
+  const redis = new Redis(REDIS_URL);
+  const queue = new Queue(LAB_QUEUE, {
+    connection: { url: REDIS_URL },
+    prefix: bullmqPrefix(PREFIX),
+  });
+  const prisma = createPrismaClient(DB_URL);
+  // The bench applies Deployments through the apiserver, as the API's request path does.
+  const store = new LabStore<SimLab>(
+    prisma,
+    {
+      create: (b) => createLab({ seed: b.seed }),
+      restore: (text) => restoreLab(text),
+    },
+    { maxCatchUpMs: 2_000, restoreTraceEvents: 2_000, cacheSize: 10 },
+  );
+  const apply = async (labId: string) => {
+    await store.write(labId, { skipLocked: false }, (ctx) => {
+      ctx.catchUp();
+      ctx.isMutated = true;
+      ctx.lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'deployments',
+        namespace: 'default',
+        body: DEPLOYMENT,
+      });
+    });
+    await queue.upsertJobScheduler(
+      labSchedulerId(labId),
+      { every: 250 },
+      { name: LAB_TICK_JOB, data: { labId }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
+  };
+  const isConverged = async (cookie: string, labId: string) => {
+    const v = await api('GET', `/api/labs/${labId}`, cookie);
+    const web = (v.body.pods as { name: string; phase: string; isReady: boolean }[]).filter((p) =>
+      p.name.startsWith('web-'),
+    );
+    return web.length === 3 && web.every((p) => p.phase === 'Running' && p.isReady);
+  };
+
+  try {
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${BASE}/api/health`).catch(() => null);
+      if (up?.ok) break;
+      if (i > 240) throw new Error('API did not start');
+      await sleep(500);
+    }
+    const cookie = await signup(0);
+
+    // A. lab creation -> first exec answered
+    const createToExec: number[] = [];
+    let execStatus = 0;
+    const created: string[] = [];
+    for (let i = 0; i < CREATE_RUNS; i++) {
+      const t0 = performance.now();
+      const lab = await api('POST', '/api/labs', cookie, { kind: 'sandbox' });
+      const exec = await api('POST', `/api/labs/${lab.body.id}/exec`, cookie, {
+        command: 'kubectl get nodes',
+      });
+      execStatus = exec.status;
+      createToExec.push(performance.now() - t0);
+      created.push(lab.body.id as string);
+    }
+    results.createToFirstExec = {
+      p50: pct(createToExec, 50),
+      p95: pct(createToExec, 95),
+      execStatus,
+    };
+    console.log('A create->first exec', results.createToFirstExec);
+
+    // B. apply -> 3/3 Running seen by the API at 1x
+    const toRunning: number[] = [];
+    for (const labId of created.slice(0, Math.min(5, created.length))) {
+      const t0 = performance.now();
+      await apply(labId);
+      while (!(await isConverged(cookie, labId))) await sleep(50);
+      toRunning.push(performance.now() - t0);
+    }
+    results.applyToRunning = {
+      p50: pct(toRunning, 50),
+      p95: pct(toRunning, 95),
+      n: toRunning.length,
+    };
+    console.log('B apply->3/3 Running', results.applyToRunning);
+    for (const labId of created) await api('DELETE', `/api/labs/${labId}`, cookie);
+
+    // C. LABS labs converging at once, WORKERS worker processes
+    const many: string[] = [];
+    const tCreate = performance.now();
+    for (let i = 0; i < LABS; i++) {
+      many.push((await api('POST', '/api/labs', cookie, { kind: 'sandbox' })).body.id as string);
+    }
+    results.createSeconds = (performance.now() - tCreate) / 1000;
+    await Promise.all(many.map((labId) => apply(labId)));
+    const metricsKey = `${PREFIX}lab-metrics`;
+    await redis.del(metricsKey);
+    const revBefore = await prisma.lab.aggregate({ _sum: { revision: true } });
+    const w0 = performance.now();
+    await sleep(WINDOW_S * 1000);
+    const windowS = (performance.now() - w0) / 1000;
+    const revAfter = await prisma.lab.aggregate({ _sum: { revision: true } });
+    const samples = (await redis.lrange(metricsKey, 0, -1)).map(
+      (s) => JSON.parse(s) as { lagMs: number; ms: number; outcome: string },
+    );
+    const ticked = samples.filter((s) => s.outcome === 'ticked');
+    const persistedPerS =
+      ((revAfter._sum.revision ?? 0) - (revBefore._sum.revision ?? 0)) / windowS;
+    let running = 0;
+    for (const labId of many) if (await isConverged(cookie, labId)) running++;
+    results.converging = {
+      labs: LABS,
+      windowS,
+      ticks: samples.length,
+      persistedTicksPerS: persistedPerS,
+      ratioToPgbench: persistedPerS / tps,
+      lagP50: pct(
+        samples.map((s) => s.lagMs),
+        50,
+      ),
+      lagP99: pct(
+        samples.map((s) => s.lagMs),
+        99,
+      ),
+      tickMsP50: pct(
+        ticked.map((s) => s.ms),
+        50,
+      ),
+      tickMsP99: pct(
+        ticked.map((s) => s.ms),
+        99,
+      ),
+      converged: running,
+    };
+    console.log('C converging', results.converging);
+    for (const labId of many) await api('DELETE', `/api/labs/${labId}`, cookie);
+
+    // D. exec round trip, USERS concurrent users each on their own lab
+    const users: { cookie: string; lab: string }[] = [];
+    for (let i = 1; i <= USERS; i++) {
+      const c = await signup(i);
+      users.push({
+        cookie: c,
+        lab: (await api('POST', '/api/labs', c, { kind: 'sandbox' })).body.id,
+      });
+    }
+    const probe = await api('POST', `/api/labs/${users[0]!.lab}/exec`, users[0]!.cookie, {
+      command: 'kubectl get pods',
+    });
+    const isExec = probe.status === 200;
+    const run = await autocannon({
+      url: BASE,
+      connections: USERS,
+      duration: 15,
+      requests: users.map((u): autocannon.TRequest =>
+        isExec
+          ? {
+              method: 'POST' as const,
+              path: `/api/labs/${u.lab}/exec`,
+              headers: { cookie: u.cookie, 'content-type': 'application/json' },
+              body: JSON.stringify({ command: 'kubectl get pods' }),
+            }
+          : { method: 'GET' as const, path: `/api/labs/${u.lab}`, headers: { cookie: u.cookie } },
+      ),
+    });
+    results.concurrent = {
+      route: isExec ? 'POST exec' : `GET view (exec answered ${probe.status})`,
+      users: USERS,
+      p50: run.latency.p50,
+      p99: run.latency.p99,
+      rps: run.requests.average,
+      non2xx: run.non2xx,
+    };
+    console.log('D concurrent', results.concurrent);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await queue.close();
+    await redis.quit();
+    await prisma.$disconnect();
+  }
+  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  const file = path.join(ROOT, `bench/results/labs-${Date.now()}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`results: ${file}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
