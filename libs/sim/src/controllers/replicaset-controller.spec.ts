@@ -231,6 +231,65 @@ describe('replicaset controller in a lab', { timeout: 60_000 }, () => {
   });
 });
 
+describe('replicaset controller: ownership', { timeout: 60_000 }, () => {
+  useControllerOnlyLab();
+
+  it('should adopt an orphan pod whose labels match and create only the missing ones', () => {
+    const lab = newLab();
+    createObj(lab, 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stray', namespace: 'default', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+    });
+    createObj(lab, 'replicasets', {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+        },
+      },
+    });
+    lab.advance(500);
+    const pods = list<Pod>(lab, 'pods');
+    expect(pods).toHaveLength(2);
+    const stray = pods.find((p) => p.metadata.name === 'stray') as Pod;
+    expect(stray.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'ReplicaSet',
+      name: 'web',
+      controller: true,
+    });
+    expect(kcmErrors(lab)).toEqual([]);
+  });
+
+  it('should release a pod whose labels no longer match, and replace it', () => {
+    const lab = newLab();
+    createObj(lab, 'deployments', deployment('web', 2));
+    lab.advance(500);
+    const victim = list<Pod>(lab, 'pods')[0] as Pod;
+    const res = lab.request(ADMIN, {
+      verb: 'patch',
+      resource: 'pods',
+      namespace: 'default',
+      name: victim.metadata.name,
+      patchType: 'merge',
+      body: { metadata: { labels: { app: 'debug' } } },
+    });
+    expect(res.code).toBe(200);
+    lab.advance(500);
+    const released = get<Pod>(lab, 'pods', victim.metadata.name as string) as Pod;
+    expect(released.metadata.ownerReferences ?? []).toEqual([]);
+    expect(list<Pod>(lab, 'pods').filter((p) => p.metadata.labels?.['app'] === 'web')).toHaveLength(
+      2,
+    );
+  });
+});
+
 describe('replicaset controller: creation failures', { timeout: 60_000 }, () => {
   useControllerOnlyLab();
 
