@@ -12,6 +12,7 @@ import { humanSize, systemdSpan, systemdTime, unitsHumanDuration } from './node-
 import { proxiedApiCall } from './proxy-curl';
 
 const UNITS = ['kubelet', 'kube-proxy', 'containerd'];
+const TABLES = ['filter', 'nat', 'mangle', 'raw'];
 const CRICTL_TAB = { minwidth: 20, tabwidth: 1, padding: 3 };
 
 function hostOf(t: TerminalContext, ctx: CommandContext): NodeHost | undefined {
@@ -106,6 +107,9 @@ export function nodeCommands(t: TerminalContext): Record<string, CommandFn> {
     if (!h) return fail('iptables-save: this machine has no iptables\n');
     const tIdx = ctx.args.indexOf('-t');
     const table = tIdx >= 0 ? ctx.args[tIdx + 1] : undefined;
+    if (table !== undefined && !TABLES.includes(table)) {
+      return fail('iptables-save v1.8.9 (nf_tables): Cannot initialize: Table does not exist\n', 1);
+    }
     return ok(
       h.iptables.save({
         ...(table ? { table: table as never } : {}),
@@ -138,6 +142,12 @@ export function nodeCommands(t: TerminalContext): Record<string, CommandFn> {
         'iptables v1.8.9 (nf_tables): this lab only lists rules (-L); kube-proxy owns them\n',
         2,
       );
+    if (!TABLES.includes(table)) {
+      return fail(
+        `iptables v1.8.9 (nf_tables): can't initialize iptables table \`${table}': Table does not exist (do you need to insmod?)\nPerhaps iptables or your kernel needs to be upgraded.\n`,
+        3,
+      );
+    }
     if (!chain) return ok(h.iptables.listAll(table as never));
     const text = h.iptables.listChain(chain, table as never);
     return text === null ? fail(`iptables: No chain/target/match by that name.\n`) : ok(text);
