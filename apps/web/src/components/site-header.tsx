@@ -44,7 +44,10 @@ export function SiteHeader({ user, locale, messages }: TProps) {
 
         {user ? (
           <div className="order-last flex w-full items-center gap-3 border-t border-stone-100 pt-2 sm:order-none sm:w-auto sm:border-0 sm:pt-0">
-            <nav aria-label={header.primaryNav} className="sm:hidden">
+            <nav
+              aria-label={header.primaryNav}
+              className="flex shrink-0 whitespace-nowrap sm:hidden"
+            >
               <NavLinkClient href="/learn">{header.learn}</NavLinkClient>
               <NavLinkClient href="/labs">{header.labs}</NavLinkClient>
             </nav>

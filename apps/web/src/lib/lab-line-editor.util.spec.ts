@@ -9,7 +9,6 @@ import {
   killWordBackward,
   moveCursor,
   needsMoreInput,
-  nextHost,
   pushHistory,
   writeFileCommand,
 } from './lab-line-editor.util';
@@ -73,7 +72,7 @@ describe('writeFileCommand', () => {
   });
 });
 
-describe('editorTarget and nextHost', () => {
+describe('editorTarget', () => {
   it.each([
     ['vi deployment.yaml', 'deployment.yaml'],
     [
@@ -84,15 +83,6 @@ describe('editorTarget and nextHost', () => {
     ['cat a | vi b', null],
   ])('should find the file of %s', (command, file) => {
     expect(editorTarget(command)).toBe(file);
-  });
-
-  it.each([
-    ['control-plane', 'ssh node-1', 0, 'node-1'],
-    ['control-plane', 'ssh node-9', 255, 'control-plane'],
-    ['node-1', 'exit', 0, 'control-plane'],
-    ['node-1', 'kubectl get pods', 0, 'node-1'],
-  ])('should move from %s after %s (exit %i) to %s', (host, command, code, next) => {
-    expect(nextHost(host, 'control-plane', command, code)).toBe(next);
   });
 });
 

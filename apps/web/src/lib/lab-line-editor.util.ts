@@ -144,12 +144,3 @@ export function editorTarget(command: string): string | null {
   const match = /^\s*(?:vi|vim|nano)\s+([^\s;&|<>]+)\s*$/.exec(command);
   return match?.[1] ?? null;
 }
-
-/** The host after a command, for the prompt, when the API does not return one. */
-export function nextHost(host: string, home: string, command: string, exitCode: number): string {
-  if (exitCode !== 0) return host;
-  const ssh = /^\s*ssh\s+(?:\S+@)?([\w.-]+)\s*$/.exec(command);
-  if (ssh?.[1]) return ssh[1];
-  if (/^\s*(exit|logout)\s*$/.test(command)) return home;
-  return host;
-}

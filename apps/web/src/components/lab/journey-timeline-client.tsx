@@ -21,6 +21,17 @@ const COL = 18;
 const ROW = 18;
 const MAX_ITEMS = 600;
 
+/** Lane names for phone widths, where the full names would leave no room for the marks. */
+const SHORT_LANES: Record<(typeof JOURNEY_LANES)[number], string> = {
+  kubectl: 'kubectl',
+  'kube-apiserver': 'apiserver',
+  etcd: 'etcd',
+  'kube-controller-manager': 'ctrl-mgr',
+  'kube-scheduler': 'scheduler',
+  kubelet: 'kubelet',
+  'kube-proxy': 'proxy',
+};
+
 const STROKE: Record<string, string> = {
   slate: '#475569',
   green: '#16a34a',
@@ -128,7 +139,8 @@ export function JourneyTimelineClient({ events, messages }: TProps) {
                 className={`flex items-center gap-1.5 px-2 font-mono ${COLOUR_CLASSES[familyOf(lane)].marker.split(' ')[1]}`}
               >
                 <span className={`size-2 rounded-full ${COLOUR_CLASSES[familyOf(lane)].dot}`} />
-                {lane}
+                <span className="sm:hidden">{SHORT_LANES[lane]}</span>
+                <span className="hidden sm:inline">{lane}</span>
               </li>
             ))}
           </ul>
