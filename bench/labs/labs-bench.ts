@@ -1,5 +1,5 @@
 // bench/labs: labs at runtime, measured end to end on this machine, side by side with pgbench.
-//   TSX_TSCONFIG_PATH=tsconfig.depcruise.json npx tsx bench/labs/labs-bench.ts [--labs 50]
+//   npm run build && TSX_TSCONFIG_PATH=tsconfig.depcruise.json npx tsx bench/labs/labs-bench.ts [--labs 50]
 //     [--workers 2] [--window 20] [--create 10] [--users 50]
 // Starts its own API (port 4310) and worker processes on a database of its own
 // (kubejourney_bench), prints a summary and writes bench/results/labs-<time>.json.
@@ -84,10 +84,11 @@ function pgbenchTps(): number {
   return match ? Number(match[1]) : NaN;
 }
 
+/** Runs a built app (`npm run build` first: NestJS needs the decorator metadata tsc emits). */
 function start(file: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', file], {
+  return spawn(process.execPath, [file], {
     cwd: ROOT,
-    env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.depcruise.json', ...env },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -153,8 +154,8 @@ async function main(): Promise<void> {
     LAB_METRICS: '1',
     LOGIN_MAX_FAILURES: '1000000',
   };
-  const children: ChildProcess[] = [start('apps/api/src/main.ts', env)];
-  for (let i = 0; i < WORKERS; i++) children.push(start('apps/worker/src/main.ts', env));
+  const children: ChildProcess[] = [start('apps/api/dist/main.js', env)];
+  for (let i = 0; i < WORKERS; i++) children.push(start('apps/worker/dist/main.js', env));
   const redis = new Redis(REDIS_URL);
   const queue = new Queue(LAB_QUEUE, {
     connection: { url: REDIS_URL },
