@@ -24,6 +24,20 @@ import { createLabTickHandler, type TLabScheduler, type TLabTickOutcome } from '
 
 export type TLabRuntime = { close(): Promise<void> };
 
+/**
+ * Two processes upserting the same Job Scheduler at the same instant (two workers booting, the
+ * API arming while a worker re-arms) race on the scheduler's next job id; the loser's error only
+ * means the scheduler exists, which is what both wanted.
+ */
+export async function upsertIgnoringRace(upsert: () => Promise<unknown>): Promise<void> {
+  try {
+    await upsert();
+  } catch (error) {
+    if (error instanceof Error && /job ID already exists/.test(error.message)) return;
+    throw error;
+  }
+}
+
 /** Redis list the ticks append to when LAB_METRICS=1 (read by bench/labs). */
 export function labMetricsKey(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}lab-metrics`;
@@ -91,14 +105,20 @@ export async function startLabRuntime(
     ],
   );
 
-  for (const definition of registry.definitions) {
-    if (!definition.schedule) continue;
-    await queue.upsertJobScheduler(
-      definition.name,
-      { pattern: definition.schedule.pattern, tz: 'UTC' },
-      { name: definition.name, data: definition.schedule.payload as never },
-    );
-  }
+  const upsertMinuteJobs = async () => {
+    for (const definition of registry.definitions) {
+      const schedule = definition.schedule;
+      if (!schedule) continue;
+      await upsertIgnoringRace(() =>
+        queue.upsertJobScheduler(
+          definition.name,
+          { pattern: schedule.pattern, tz: 'UTC' },
+          { name: definition.name, data: schedule.payload as never },
+        ),
+      );
+    }
+  };
+  await upsertMinuteJobs();
 
   const metricsKey = labMetricsKey(config.redisKeyPrefix);
   const process = async (job: Job) => {
@@ -146,14 +166,7 @@ export async function startLabRuntime(
     if (!wasDisconnected) return;
     wasDisconnected = false;
     void (async () => {
-      for (const definition of registry.definitions) {
-        if (!definition.schedule) continue;
-        await queue.upsertJobScheduler(
-          definition.name,
-          { pattern: definition.schedule.pattern, tz: 'UTC' },
-          { name: definition.name, data: definition.schedule.payload as never },
-        );
-      }
+      await upsertMinuteJobs();
       await rearmAll('redis reconnected');
     })().catch((error: unknown) => logger.error({ err: error }, 'could not re-arm lab schedulers'));
   });

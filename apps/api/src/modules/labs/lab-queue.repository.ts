@@ -35,11 +35,22 @@ export class LabQueueRepository implements OnApplicationShutdown {
   }
 
   async arm(labId: string): Promise<void> {
-    await this.queue.upsertJobScheduler(
-      labSchedulerId(labId),
-      { every: this.labs.tickEveryMs },
-      { name: LAB_TICK_JOB, data: { labId }, opts: { removeOnComplete: true, removeOnFail: 100 } },
-    );
+    try {
+      await this.queue.upsertJobScheduler(
+        labSchedulerId(labId),
+        { every: this.labs.tickEveryMs },
+        {
+          name: LAB_TICK_JOB,
+          data: { labId },
+          opts: { removeOnComplete: true, removeOnFail: 100 },
+        },
+      );
+    } catch (error) {
+      // A worker upserting the same scheduler at the same instant wins the race for its next
+      // job id: the scheduler exists, which is all we wanted.
+      if (error instanceof Error && /job ID already exists/.test(error.message)) return;
+      throw error;
+    }
   }
 
   async disarm(labId: string): Promise<void> {
