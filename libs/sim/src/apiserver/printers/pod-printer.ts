@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../model';
 import { timestampSince } from './human-duration';
 import type { PrintContext, ResourcePrinter } from './printer-types';
-import { ageCol, arr, col, field, nameCol, num, rec, str } from './printer-types';
+import { ageCol, col, field, nameCol, num, rec, str } from './printer-types';
 
 type Rec = Record<string, unknown>;
 
@@ -12,22 +12,32 @@ function isRestartable(c: Rec | undefined): boolean {
   return str(c?.restartPolicy) === 'Always';
 }
 
+const NO_RECS: Rec[] = [];
+
+/** Fast typed access: this printer runs once per pod of every `kubectl get pods` (3,000+ rows). */
+function recs(v: unknown): Rec[] {
+  return Array.isArray(v) ? (v as Rec[]) : NO_RECS;
+}
+
 function terminatedAt(cs: Rec): number {
-  const fin = str(field(cs, 'lastState', 'terminated', 'finishedAt'));
+  const fin = str(((cs.lastState as Rec | undefined)?.terminated as Rec | undefined)?.finishedAt);
+  if (!fin) return 0;
   const t = fin ? Date.parse(fin) : NaN;
   return Number.isNaN(t) ? 0 : t;
 }
 
 function hasCondition(status: Rec, type: string): boolean {
-  return arr<Rec>(status.conditions).some((c) => c?.type === type && c?.status === 'True');
+  for (const c of recs(status.conditions))
+    if (c?.type === type && c?.status === 'True') return true;
+  return false;
 }
 
 /** The STATUS, READY and RESTARTS cells of one pod. */
 export function podStatusCells(pod: KubeObject, now: number): [string, string, string] {
   const spec = rec(pod.spec);
   const status = rec(pod.status);
-  const containers = arr<Rec>(spec.containers);
-  const initSpecs = arr<Rec>(spec.initContainers);
+  const containers = recs(spec.containers);
+  const initSpecs = recs(spec.initContainers);
   let restarts = 0;
   let restartableInitRestarts = 0;
   let totalContainers = containers.length;
@@ -36,7 +46,7 @@ export function podStatusCells(pod: KubeObject, now: number): [string, string, s
   let lastRestartableInitRestart = 0;
   const phase = str(status.phase);
   let reason = str(status.reason) || phase;
-  for (const c of arr<Rec>(status.conditions)) {
+  for (const c of recs(status.conditions)) {
     if (c?.type === 'PodScheduled' && c?.reason === 'SchedulingGated') reason = 'SchedulingGated';
   }
   const initByName = new Map<string, Rec>();
@@ -45,7 +55,7 @@ export function podStatusCells(pod: KubeObject, now: number): [string, string, s
     if (isRestartable(c)) totalContainers++;
   }
   let initializing = false;
-  const initStatuses = arr<Rec>(status.initContainerStatuses);
+  const initStatuses = recs(status.initContainerStatuses);
   for (let i = 0; i < initStatuses.length; i++) {
     const cs = rec(initStatuses[i]);
     restarts += num(cs.restartCount);
@@ -80,18 +90,19 @@ export function podStatusCells(pod: KubeObject, now: number): [string, string, s
     restarts = restartableInitRestarts;
     lastRestart = lastRestartableInitRestart;
     let hasRunning = false;
-    const statuses = arr<Rec>(status.containerStatuses);
+    const statuses = recs(status.containerStatuses);
     for (let i = statuses.length - 1; i >= 0; i--) {
       const cs = rec(statuses[i]);
       restarts += num(cs.restartCount);
       lastRestart = Math.max(lastRestart, terminatedAt(cs));
-      const waiting = field(cs, 'state', 'waiting') as Rec | undefined;
-      const term = field(cs, 'state', 'terminated') as Rec | undefined;
+      const state = cs.state as Rec | undefined;
+      const waiting = state?.waiting as Rec | undefined;
+      const term = state?.terminated as Rec | undefined;
       if (waiting && str(waiting.reason)) reason = str(waiting.reason);
       else if (term && str(term.reason)) reason = str(term.reason);
       else if (term) {
         reason = num(term.signal) ? `Signal:${num(term.signal)}` : `ExitCode:${num(term.exitCode)}`;
-      } else if (cs.ready === true && field(cs, 'state', 'running')) {
+      } else if (cs.ready === true && state?.running) {
         hasRunning = true;
         readyContainers++;
       }
@@ -100,7 +111,7 @@ export function podStatusCells(pod: KubeObject, now: number): [string, string, s
       reason = hasCondition(status, 'Ready') ? 'Running' : 'NotReady';
     }
   }
-  const deleting = !!field(pod, 'metadata', 'deletionTimestamp');
+  const deleting = !!pod.metadata?.deletionTimestamp;
   if (deleting && status.reason === 'NodeLost') reason = 'Unknown';
   else if (deleting && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
   let restartsStr = String(restarts);
@@ -111,9 +122,9 @@ export function podStatusCells(pod: KubeObject, now: number): [string, string, s
 }
 
 function readinessGates(pod: KubeObject): string {
-  const gates = arr<Rec>(field(pod, 'spec', 'readinessGates'));
+  const gates = recs((pod.spec as Rec | undefined)?.readinessGates);
   if (gates.length === 0) return '<none>';
-  const conds = arr<Rec>(field(pod, 'status', 'conditions'));
+  const conds = recs((pod.status as Rec | undefined)?.conditions);
   const ok = gates.filter((g) =>
     conds.some((c) => c?.type === g?.conditionType && c?.status === 'True'),
   ).length;
@@ -141,8 +152,9 @@ export const podPrinter: ResourcePrinter = {
   ],
   row(pod: KubeObject, ctx: PrintContext) {
     const [ready, status, restarts] = podStatusCells(pod, ctx.now);
-    const ips = arr<Rec>(field(pod, 'status', 'podIPs'));
-    const ip = str(ips[0]?.ip) || str(field(pod, 'status', 'podIP')) || '<none>';
+    const st = pod.status as Rec | undefined;
+    const ips = recs(st?.podIPs);
+    const ip = str(ips[0]?.ip) || str(st?.podIP) || '<none>';
     return [
       str(pod.metadata?.name),
       ready,
@@ -150,8 +162,8 @@ export const podPrinter: ResourcePrinter = {
       restarts,
       timestampSince(pod.metadata?.creationTimestamp, ctx.now),
       ip,
-      str(field(pod, 'spec', 'nodeName')) || '<none>',
-      str(field(pod, 'status', 'nominatedNodeName')) || '<none>',
+      str((pod.spec as Rec | undefined)?.nodeName) || '<none>',
+      str(st?.nominatedNodeName) || '<none>',
       readinessGates(pod),
     ];
   },

@@ -6,7 +6,7 @@ import type { ApiResponse } from '../../client/api-client';
 import type { KubeObject, ResourceInfo, Table } from '../../model';
 import { RESOURCES } from '../../model';
 import { printTable } from '../../apiserver/printers';
-import { formatTabbed, GET_TABWRITER } from '../text/tab-writer';
+import { formatCells, GET_TABWRITER } from '../text/tab-writer';
 import { boolFlag, flag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
 import {
@@ -142,20 +142,20 @@ export interface TableLayout {
   showLabels: boolean;
 }
 
-/** Header + rows as tab-separated lines (before the tabwriter). */
+/** Header + rows as cells (what the tabwriter receives). */
 export function tableLines(
   table: Table,
   info: ResourceInfo,
   layout: TableLayout,
   header: boolean,
-): string[] {
+): string[][] {
   const keep = table.columnDefinitions.map((c) => layout.wide || c.priority === 0);
-  const lines: string[] = [];
+  const lines: string[][] = [];
   if (header) {
     const h = table.columnDefinitions.filter((_, i) => keep[i]).map((c) => c.name.toUpperCase());
     if (layout.withNamespace) h.unshift('NAMESPACE');
     if (layout.showLabels) h.push('LABELS');
-    lines.push(h.join('\t'));
+    lines.push(h);
   }
   const nameIdx = table.columnDefinitions.findIndex((c) => c.format === 'name');
   for (const row of table.rows) {
@@ -172,7 +172,7 @@ export function tableLines(
       );
       kept.push(labels.length ? labels.map(([k, v]) => `${k}=${v}`).join(',') : '<none>');
     }
-    lines.push(kept.join('\t'));
+    lines.push(kept);
   }
   return lines;
 }
@@ -207,7 +207,8 @@ export function runGet(env: KubectlEnv): Out {
         continue;
       }
       tables.push(r.table);
-      collected.push(...r.objects.map((o) => withTypeMeta(o, t.info)));
+      if (format.kind !== 'table')
+        for (const o of r.objects) collected.push(withTypeMeta(o, t.info));
     }
     if (format.kind !== 'table') continue;
     const rows = tables.flatMap((tb) => tb.rows);
@@ -220,7 +221,7 @@ export function runGet(env: KubectlEnv): Out {
       { ...layout, withNamespace: layout.withNamespace && t.info.namespaced },
       !boolFlag(env.args, 'no-headers'),
     );
-    out.out(formatTabbed(`${lines.join('\n')}\n`, GET_TABWRITER));
+    out.out(`${formatCells(lines, GET_TABWRITER)}\n`);
     printedTables++;
   }
   if (format.kind === 'table') {
@@ -265,11 +266,7 @@ function watchTable(env: KubectlEnv, out: Out, target: Target, layout: TableLayo
   if (!first) return;
   const widths: number[] = [];
   // prime the remembered widths with what was already printed
-  formatTabbed(
-    `${tableLines(first.table, target.info, layout, true).join('\n')}\n`,
-    GET_TABWRITER,
-    widths,
-  );
+  formatCells(tableLines(first.table, target.info, layout, true), GET_TABWRITER, widths);
   for (const row of first.table.rows)
     seen.set(rowKey(row.object as KubeObject), JSON.stringify(row.cells));
   let quietFor = 0;
@@ -287,7 +284,7 @@ function watchTable(env: KubectlEnv, out: Out, target: Target, layout: TableLayo
     quietFor = 0;
     for (const r of changed) seen.set(rowKey(r.object as KubeObject), JSON.stringify(r.cells));
     const lines = tableLines({ ...now.table, rows: changed }, target.info, layout, false);
-    out.out(formatTabbed(`${lines.join('\n')}\n`, GET_TABWRITER, widths));
+    out.out(`${formatCells(lines, GET_TABWRITER, widths)}\n`);
   }
 }
 
