@@ -16,3 +16,5 @@ export * from './node';
 export * from './kubelet';
 export * from './kube-proxy';
 export * from './controllers';
+export * from './cli';
+export { printTable } from './apiserver/printers';
