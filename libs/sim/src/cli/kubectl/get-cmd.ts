@@ -261,29 +261,35 @@ function withTypeMeta(o: KubeObject, info: ResourceInfo): KubeObject {
  * stopping once nothing has changed for 5 s) and prints each row whose cells changed.
  */
 function watchTable(env: KubectlEnv, out: Out, target: Target, layout: TableLayout): void {
+  // a watch event is an object change: compare resourceVersions, not cells (AGE alone moves)
   const seen = new Map<string, string>();
+  const version = (o: KubeObject | undefined) => String(o?.metadata?.resourceVersion ?? '');
   const first = fetchTable(env, target.info, target.names[0], new Out());
   if (!first) return;
   const widths: number[] = [];
+  let headerShown = first.table.rows.length > 0;
   // prime the remembered widths with what was already printed
-  formatCells(tableLines(first.table, target.info, layout, true), GET_TABWRITER, widths);
+  if (headerShown)
+    formatCells(tableLines(first.table, target.info, layout, true), GET_TABWRITER, widths);
   for (const row of first.table.rows)
-    seen.set(rowKey(row.object as KubeObject), JSON.stringify(row.cells));
+    seen.set(rowKey(row.object as KubeObject), version(row.object as KubeObject));
   let quietFor = 0;
   for (let t = 0; t < MAX_WAIT_MS && quietFor < 5_000; t += WAIT_STEP_MS) {
     env.advance(WAIT_STEP_MS);
     const now = fetchTable(env, target.info, target.names[0], new Out());
     if (!now) break;
     const changed = now.table.rows.filter(
-      (r) => seen.get(rowKey(r.object as KubeObject)) !== JSON.stringify(r.cells),
+      (r) => seen.get(rowKey(r.object as KubeObject)) !== version(r.object as KubeObject),
     );
     if (changed.length === 0) {
       quietFor += WAIT_STEP_MS;
       continue;
     }
     quietFor = 0;
-    for (const r of changed) seen.set(rowKey(r.object as KubeObject), JSON.stringify(r.cells));
-    const lines = tableLines({ ...now.table, rows: changed }, target.info, layout, false);
+    for (const r of changed)
+      seen.set(rowKey(r.object as KubeObject), version(r.object as KubeObject));
+    const lines = tableLines({ ...now.table, rows: changed }, target.info, layout, !headerShown);
+    headerShown = true;
     out.out(`${formatCells(lines, GET_TABWRITER, widths)}\n`);
   }
 }

@@ -94,6 +94,8 @@ export const SCENARIOS: Scenario[] = [
       'kubectl get ns default -o yaml',
       'kubectl get svc kubernetes -o json',
       'kubectl get pods -o xml',
+      'kubectl scale deployment web --replicas=3',
+      'kubectl get pods -w',
     ],
   },
   {
