@@ -132,10 +132,19 @@ export function runEtcdctl(ctx: CommandContext, t: TerminalContext): CommandResu
           : [etcd.get(sub, linear ? 'l' : 's')].filter((x): x is KeyValue => !!x);
         const limit = Number(f.get('limit') ?? 0);
         if (limit > 0) kvs = kvs.slice(0, limit);
-        if (format === 'json')
+        if (format === 'json') {
+          // cluster_id / member_id are uint64 numbers in etcd's JSON, beyond JS's safe integers
+          const kvsJson = kvs.map((kv) => ({
+            key: b64(kv.key),
+            create_revision: kv.createRevision,
+            mod_revision: kv.modRevision,
+            version: kv.version,
+            ...(f.has('keys-only') ? {} : { value: b64(kv.value) }),
+          }));
           return ok(
-            `${JSON.stringify({ header: header(etcd), kvs: kvs.map((kv) => ({ key: b64(kv.key), create_revision: kv.createRevision, mod_revision: kv.modRevision, version: kv.version, ...(f.has('keys-only') ? {} : { value: b64(kv.value) }) })), count: kvs.length })}\n`,
+            `{"header":{"cluster_id":14841639068965178418,"member_id":10276657743932975437,"revision":${etcd.revision},"raft_term":${etcd.term}},"kvs":${JSON.stringify(kvsJson)},"count":${kvs.length}}\n`,
           );
+        }
         return ok(
           kvs
             .map((kv) => (f.has('keys-only') ? `${kv.key}\n\n` : `${kv.key}\n${kv.value}\n`))
@@ -224,15 +233,6 @@ export function runEtcdctl(ctx: CommandContext, t: TerminalContext): CommandResu
         : `Error: ${e instanceof Error ? e.message : String(e)}\n`,
     );
   }
-}
-
-function header(etcd: NonNullable<ReturnType<typeof etcdOf>>) {
-  return {
-    cluster_id: '14841639068965178418',
-    member_id: '10276657743932975437',
-    revision: etcd.revision,
-    raft_term: etcd.term,
-  };
 }
 
 function b64(s: string): string {

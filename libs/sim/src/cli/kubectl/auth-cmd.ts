@@ -1,7 +1,7 @@
 // kubectl auth can-i (FIDELITY.md §4 / Observed): a SelfSubjectAccessReview, `yes` / `no` with exit
 // 1 on no, and --list through a SelfSubjectRulesReview.
 
-import { formatTabbed } from '../text/tab-writer';
+import { formatTabbed, GET_TABWRITER } from '../text/tab-writer';
 import { boolFlag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
 import { isOk, Out } from './kubectl-env';
@@ -103,15 +103,15 @@ function list(env: KubectlEnv, out: Out, ns: string): Out {
       }
     }
   }
+  rows.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // cani.go prints the resource rules (sorted) first, then the non-resource URLs
   for (const r of st.nonResourceRules ?? []) {
     rows.push(`\t[${(r.nonResourceURLs ?? []).join(' ')}]\t[]\t[${r.verbs.join(' ')}]`);
   }
-  rows.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return out.out(
-    formatTabbed(`Resources\tNon-Resource URLs\tResource Names\tVerbs\n${rows.join('\n')}\n`, {
-      minwidth: 0,
-      tabwidth: 8,
-      padding: 2,
-    }),
+    formatTabbed(
+      `Resources\tNon-Resource URLs\tResource Names\tVerbs\n${rows.join('\n')}\n`,
+      GET_TABWRITER,
+    ),
   );
 }
