@@ -121,12 +121,9 @@ export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
     cond('Initialized', true, view),
     cond('Ready', !done && notReady.length === 0, view, readyReason, readyMessage),
     cond('ContainersReady', !done && notReady.length === 0, view, readyReason, readyMessage),
-    scheduled ?? {
-      type: 'PodScheduled',
-      status: 'True',
-      lastProbeTime: null,
-      lastTransitionTime: view.nowIso,
-    },
+    // A static pod never passes the scheduler: the kubelet remembers when it first saw it, so a
+    // converged mirror pod does not rewrite its status (and etcd) on every sync.
+    scheduled ?? cond('PodScheduled', true, view),
   ];
   const containerStatuses: ContainerStatus[] = view.containers.map((c) => ({
     name: c.name,
