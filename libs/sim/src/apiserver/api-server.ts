@@ -474,7 +474,8 @@ export class ApiServer {
     }
     const out: WatchEvent[] = [];
     for (const { ev, type } of memo.matches) {
-      const w: WatchEvent = { type, object: deepClone(ev.object), revision: ev.revision };
+      // cached objects are frozen: every watcher shares them
+      const w: WatchEvent = { type, object: ev.object, revision: ev.revision };
       if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
       out.push(w);
     }

@@ -94,7 +94,7 @@ export class WatchCache {
 
   /** Seeds the current state without history (startup / restore). */
   seed(resource: string, key: string, entry: CacheEntry): void {
-    this.caches.get(resource)?.objects.set(key, entry);
+    this.caches.get(resource)?.objects.set(key, deepFreeze(entry));
   }
 
   apply(
@@ -113,6 +113,7 @@ export class WatchCache {
       c.objects.delete(key);
       if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision };
     } else {
+      deepFreeze(entry);
       c.objects.set(key, entry);
       if (!isCorrupt(entry))
         ev = prev
@@ -165,7 +166,21 @@ export class WatchCache {
 }
 
 function withRv(obj: KubeObject, revision: number): KubeObject {
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+  return Object.freeze({
+    ...obj,
+    metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(revision) }),
+  });
+}
+
+/**
+ * Cached objects are immutable: watch events hand the same object to every watcher instead of a
+ * copy each (copy on write is the writer's job), so freezing makes any accidental mutation throw.
+ */
+export function deepFreeze<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  Object.freeze(v);
+  for (const k in v as Record<string, unknown>) deepFreeze((v as Record<string, unknown>)[k]);
+  return v;
 }
 
 export type { WatchEvent };
