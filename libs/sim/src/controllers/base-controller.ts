@@ -9,7 +9,7 @@ import type { ApiRequest, ApiResponse, WatchEvent } from '../client/api-client';
 import type { KubeObject } from '../model';
 import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
-import { recordEvent } from '../shared/event-recorder';
+import { EventRecorder } from '../shared/event-recorder';
 import { Informer, keyOf } from '../shared/informer';
 import type { TraceObjectRef } from '../trace/trace-event';
 
@@ -27,6 +27,8 @@ interface SavedState {
   /** last watch revision seen per resource, to replay what changed since the save */
   revisions?: Record<string, number>;
   extra?: unknown;
+  /** the event correlator's counts (repeats are patched without reading the Event back) */
+  events?: [string, number][];
 }
 
 /** One pass of a controller: the context plus helpers that trace every action with its cause. */
@@ -90,7 +92,7 @@ export class Pass {
     message: string,
     source = this.controller.eventSource,
   ): void {
-    recordEvent(
+    this.controller.events.record(
       this.ctx.client,
       this.ctx.nowIso,
       { component: source },
@@ -140,6 +142,8 @@ export abstract class BaseController implements Component {
   protected readonly informers: Record<string, Informer>;
 
   private queue = new Map<string, QueueEntry>();
+  /** the event correlator (its counts are state: saved with the queue) */
+  events = new EventRecorder();
   private delayed = new Map<string, number>();
   private lastResync = -Infinity;
   private restored = false;
@@ -257,6 +261,7 @@ export abstract class BaseController implements Component {
       lastResync: Number.isFinite(this.lastResync) ? this.lastResync : -1e15,
       revisions: { ...this.revisions },
       extra: this.saveExtra(),
+      events: this.events.toJSON(),
     };
     return state;
   }
@@ -272,6 +277,7 @@ export abstract class BaseController implements Component {
       this.restored = false;
       this.savedRevisions = {};
       this.revisions = {};
+      this.events = new EventRecorder();
       this.loadExtra(undefined);
       return;
     }
@@ -281,6 +287,7 @@ export abstract class BaseController implements Component {
     this.restored = true;
     this.savedRevisions = { ...(s.revisions ?? {}) };
     this.revisions = { ...(s.revisions ?? {}) };
+    this.events = EventRecorder.fromJSON(s.events);
     this.loadExtra(s.extra);
   }
 }

@@ -8,7 +8,7 @@ import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
-import { recordEvent } from '../shared/event-recorder';
+import { EventRecorder } from '../shared/event-recorder';
 import { Informer } from '../shared/informer';
 import type { StaticPodCache } from './static-pods';
 import { isMirrorPod, MIRROR_ANNOTATION, mirrorPodFor, readStaticPods } from './static-pods';
@@ -44,6 +44,8 @@ export interface KubeletState {
   staticErrors: Record<string, string>;
   /** the Lease as last written (renewals update it without a GET) */
   lastLease?: Lease;
+  /** the event correlator's counts, written at save time */
+  events?: [string, number][];
 }
 
 export interface Kubelet extends Component {
@@ -67,6 +69,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   const name = host.name;
   let pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
   let state = initialState();
+  let recorder = new EventRecorder();
   const staticCache: StaticPodCache = new Map();
 
   const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
@@ -131,13 +134,13 @@ export function createKubelet(host: NodeHost): Kubelet {
     );
     const involved: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name, uid: name } };
     const src = { component: 'kubelet', host: name };
-    recordEvent(ctx.client, ctx.nowIso, src, {
+    recorder.record(ctx.client, ctx.nowIso, src, {
       involved,
       type: 'Normal',
       reason: 'Starting',
       message: 'Starting kubelet.',
     });
-    recordEvent(ctx.client, ctx.nowIso, src, {
+    recorder.record(ctx.client, ctx.nowIso, src, {
       involved,
       type: 'Normal',
       reason: 'NodeAllocatableEnforced',
@@ -149,7 +152,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       'NodeHasSufficientPID',
       'NodeReady',
     ]) {
-      recordEvent(ctx.client, ctx.nowIso, src, {
+      recorder.record(ctx.client, ctx.nowIso, src, {
         involved,
         type: 'Normal',
         reason: r,
@@ -462,7 +465,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       if (ev.traceSeq !== undefined && ev.object.metadata.uid)
         causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
     }
-    const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, wake };
+    const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
     const current = pods
       .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
       .sort((a, b) =>
@@ -529,11 +532,16 @@ export function createKubelet(host: NodeHost): Kubelet {
     identity: `system:node:${name}`,
     periodMs: NODE_STATUS_UPDATE_MS,
     watches: ['pods', 'configmaps', 'secrets'],
+    // its pod watch is filtered by spec.nodeName: other nodes' pods never wake it
+    wakeOn: (resource, object, prev) =>
+      resource !== 'pods' ||
+      (object as Pod).spec?.nodeName === name ||
+      (prev as Pod | undefined)?.spec?.nodeName === name,
     reconcile,
     podRuntime: (uid) => state.pods[uid],
     saveState: () =>
       JSON.parse(
-        JSON.stringify(state, (_k, v) =>
+        JSON.stringify({ ...state, events: recorder.toJSON() }, (_k, v) =>
           v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : v,
         ),
       ) as unknown,
@@ -541,7 +549,9 @@ export function createKubelet(host: NodeHost): Kubelet {
       const revive = JSON.parse(JSON.stringify(s ?? initialState()), (_k, v) =>
         v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v,
       ) as KubeletState;
-      state = { ...initialState(), ...revive };
+      const { events: counts, ...rest } = revive;
+      state = { ...initialState(), ...rest };
+      recorder = EventRecorder.fromJSON(counts);
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };

@@ -13,7 +13,7 @@ import {
 } from '../node/image-registry';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
-import { recordEvent } from '../shared/event-recorder';
+import type { EventRecorder } from '../shared/event-recorder';
 import type { BackoffTable } from './backoff';
 import { backoffNext, formatGoDuration, isInBackOffSince, isInBackOffSinceUpdate } from './backoff';
 import type { ContainerView } from './pod-status';
@@ -82,6 +82,8 @@ export interface WorkerEnv {
   ctx: ComponentContext;
   host: NodeHost;
   backoffs: BackoffTable;
+  /** the kubelet's event correlator */
+  events: EventRecorder;
   wake(at: number): void;
 }
 
@@ -190,7 +192,7 @@ function event(
   message: string,
   container?: string,
 ): void {
-  recordEvent(
+  env.events.record(
     env.ctx.client,
     env.ctx.nowIso,
     { component: 'kubelet', host: env.host.name },

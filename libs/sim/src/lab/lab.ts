@@ -192,7 +192,7 @@ class LabImpl implements SimLab {
         ? { provider: 'aescbc', keyName: options.encryptionAtRest.keyName }
         : null,
     });
-    this.apiserver.onChange((resource) => this.onResourceChange(resource));
+    this.apiserver.onChange((resource, ev) => this.onResourceChange(resource, ev.object, ev.prev));
     this.apiserver.hooks.podLog = (pod, q) => this.podLog(pod, q);
   }
 
@@ -499,9 +499,11 @@ class LabImpl implements SimLab {
 
   // ------------------------------------------------------------------ event loop
 
-  private onResourceChange(resource: string): void {
+  private onResourceChange(resource: string, object: KubeObject, prev?: KubeObject): void {
     for (const rc of this.comps.values()) {
       if (!rc.component.watches.includes(resource)) continue;
+      const { wakeOn } = rc.component;
+      if (wakeOn && !wakeOn(resource, object, prev)) continue;
       const at = this.nowMs + rc.latency;
       if (rc.watchAt >= this.nowMs && rc.watchAt <= at) continue;
       rc.watchAt = at;

@@ -2,6 +2,7 @@
 // observes the cluster through its ApiClient (watch/list) and changes it only by writing objects.
 
 import type { ApiClient } from '../client/api-client';
+import type { KubeObject } from '../model';
 import type { ComponentName, TraceSink } from '../trace/trace-event';
 import type { Rng } from './rng';
 
@@ -30,6 +31,12 @@ export interface Component {
    * (the lab's watch latency), so it reacts to events instead of waiting for its next period.
    */
   readonly watches: readonly string[];
+  /**
+   * Optional: whether a change to a watched resource concerns this component (its watch is
+   * filtered, like a kubelet's spec.nodeName field selector). Without it every change wakes it.
+   * `prev` is the object before a modification.
+   */
+  wakeOn?(resource: string, object: KubeObject, prev?: KubeObject): boolean;
   /** one pass of the loop: observe, compare with desired state, act on the difference */
   reconcile(ctx: ComponentContext): void;
   /** component-private state that must survive serialize/restore (caches are rebuilt) */

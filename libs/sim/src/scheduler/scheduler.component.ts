@@ -10,6 +10,7 @@ import type { ReplicaSet } from '../model/apps';
 import { isStatus } from '../model';
 import type { ComponentContext } from '../runtime/component';
 import { Informer } from '../shared/informer';
+import { EventRecorder } from '../shared/event-recorder';
 import type { TraceObjectRef } from '../trace/trace-event';
 import type { SchedulingDecision } from './framework/decision';
 import type { NodeSummary, PodSummary } from './framework/cluster-events';
@@ -28,11 +29,12 @@ import type { Profile } from './plugins/default-plugins';
 import { DEFAULT_PROFILE } from './plugins/default-plugins';
 import type { QueuedPod, QueueState } from './queue/scheduling-queue';
 import { SchedulingQueue, UNSCHEDULABLE_FLUSH_PERIOD_MS } from './queue/scheduling-queue';
-import { SchedulerEventSink } from './scheduler-events';
 
 export const SCHEDULER_COMPONENT = 'kube-scheduler';
 export const SCHEDULER_IDENTITY = 'system:kube-scheduler';
 /** sim ms one scheduling cycle takes; the binding lands this long after the decision */
+/** Events from the scheduler carry source.component default-scheduler (its profile name). */
+const SCHEDULER_EVENT_SOURCE = { component: 'default-scheduler' };
 export const CYCLE_MS = 10;
 export const MAX_DECISIONS = 500;
 
@@ -73,7 +75,7 @@ export class KubeScheduler implements Scheduler {
   private serviceInformer = new Informer<Service>('services');
   private rsInformer = new Informer<ReplicaSet>('replicasets');
   private cache = new SnapshotCache();
-  private events = new SchedulerEventSink();
+  private events = new EventRecorder();
   private queue = new SchedulingQueue();
   private records: SchedulingDecision[] = [];
   private pendingBinds: PendingBind[] = [];
@@ -350,7 +352,7 @@ export class KubeScheduler implements Scheduler {
     const current = this.podInformer.get(pod.metadata.namespace, pod.metadata.name ?? '');
     if (current && !current.spec.nodeName)
       this.queue.requeueAfterFailure(qp, unschedulablePlugins, ctx.now);
-    this.events.record(ctx.client, ctx.nowIso, {
+    this.events.record(ctx.client, ctx.nowIso, SCHEDULER_EVENT_SOURCE, {
       involved: pod,
       type: 'Warning',
       reason: 'FailedScheduling',
@@ -461,7 +463,7 @@ export class KubeScheduler implements Scheduler {
         name: victim.metadata.name,
         causedBy: seq,
       });
-      this.events.record(ctx.client, ctx.nowIso, {
+      this.events.record(ctx.client, ctx.nowIso, SCHEDULER_EVENT_SOURCE, {
         involved: victim,
         type: 'Normal',
         reason: 'Preempted',
@@ -507,7 +509,7 @@ export class KubeScheduler implements Scheduler {
     const pod = this.podInformer.get(namespace, name);
     if (res.code === 200 || res.code === 201) {
       if (pod) {
-        this.events.record(ctx.client, ctx.nowIso, {
+        this.events.record(ctx.client, ctx.nowIso, SCHEDULER_EVENT_SOURCE, {
           involved: pod,
           type: 'Normal',
           reason: 'Scheduled',
@@ -583,7 +585,7 @@ export class KubeScheduler implements Scheduler {
     this.startIndex = s.startIndex ?? 0;
     this.knownNodes = new Map(s.nodes ?? []);
     this.knownPods = new Map(s.pods ?? []);
-    this.events = SchedulerEventSink.fromJSON(s.events);
+    this.events = EventRecorder.fromJSON(s.events);
     // Caches are rebuilt from a relist; the summaries above make it report only real changes.
     this.podInformer = new Informer<Pod>('pods');
     this.nodeInformer = new Informer<Node>('nodes');
