@@ -39,8 +39,8 @@ function withAdvance(lab: SimLab, advance: (ms: number) => unknown): SimLab {
 /**
  * libs/sim's command line (`createTerminal(lab).exec(line)`). A terminal is built per command:
  * its shell state (cwd, ssh hops, variables) is not part of the serialized lab, so a command
- * always starts as root@control-plane in /root. Until libs/sim's index exports the command line,
- * commands are refused with a 503 rather than answered with anything invented.
+ * always starts as root@control-plane in /root. Looked up on the package namespace: a libs/sim
+ * build without the command line answers 503 rather than anything invented.
  */
 export const simLabShell: TLabShell = (lab, line, advance) => {
   const createTerminal = (sim as unknown as { createTerminal?: TCreateTerminal }).createTerminal;

@@ -16,8 +16,8 @@ import { createTestApp, type TTestApp } from '../../../test/test-app';
 import { LabsService } from './labs.service';
 
 // The labs feature end to end: the real API in-process, the real worker as a child process,
-// PostgreSQL and Redis. Deployments are applied through the apiserver (`LabsService.request`)
-// until the command line is published by libs/sim.
+// PostgreSQL and Redis. The journey's Deployment is applied through the apiserver
+// (`LabsService.request`); the command line has its own test.
 
 const ROOT = path.resolve(__dirname, '../../../../..');
 process.env.LAB_LIMIT_PER_USER = '3';
@@ -342,6 +342,25 @@ describe('labs', () => {
     expect(refused.body.error.code).toBe('LIMIT_REACHED');
     expect(refused.body.error.message).toMatch(/Delete one/);
   });
+
+  it('should run a command line at once and keep it in the history', async () => {
+    const labs = (await http().get('/api/labs').set('Cookie', ada).expect(200)).body.labs as {
+      id: string;
+    }[];
+    const other = labs.find((l) => l.id !== labId)!.id;
+    const response = await http()
+      .post(`/api/labs/${other}/exec`)
+      .set('Cookie', ada)
+      .send({ command: 'kubectl get namespaces' })
+      .expect(200);
+    expect(response.body).toMatchObject({ seq: 1, exitCode: 0, stderr: '' });
+    expect(response.body.stdout).toMatch(/^NAME\s+STATUS\s+AGE\n/);
+    expect(response.body.stdout).toMatch(/kube-system\s+Active/);
+    const stored = await t.prisma.labCommand.findMany({ where: { labId: other } });
+    expect(stored.map((c) => [c.seq, c.input, c.exitCode])).toEqual([
+      [1, 'kubectl get namespaces', 0],
+    ]);
+  }, 150_000);
 
   it(
     'should refuse oversized commands and too many commands with clear errors',
