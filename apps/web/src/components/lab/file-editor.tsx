@@ -41,7 +41,7 @@ export function FileEditor({ state, messages, onChange, onSave, onClose }: TProp
   const isSaving = state.status === 'saving';
   return (
     <form
-      className="flex h-full min-h-0 flex-col gap-2 p-2"
+      className="flex h-full min-h-40 flex-col gap-1.5 p-2"
       onSubmit={(event) => {
         event.preventDefault();
         onSave();

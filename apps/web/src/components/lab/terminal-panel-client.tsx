@@ -264,7 +264,7 @@ export function TerminalPanelClient({ labId, messages, names, handleRef }: TProp
         id="lab-panel-editor"
         aria-labelledby="lab-tab-editor"
         hidden={tab !== 'editor'}
-        className="min-h-0 flex-1 bg-stone-950"
+        className="min-h-0 flex-1 overflow-y-auto bg-stone-950"
       >
         <FileEditor
           state={editor}
