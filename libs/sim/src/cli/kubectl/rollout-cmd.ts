@@ -124,13 +124,13 @@ export function runRollout(env: KubectlEnv): Out {
   if (!isOk(res)) return out.apiError(env, res);
   const d = asObject(res) as Dep;
   const label = `${qualifiedKind(info)}/${t.name}`;
-  const patch = (body: unknown) => {
+  const patch = (body: unknown, patchType: 'strategic' | 'json' = 'strategic') => {
     const r = env.client.request({
       verb: 'patch',
       resource: 'deployments',
       namespace: env.namespace,
       name: t.name,
-      patchType: 'strategic',
+      patchType,
       body,
       query: { fieldManager: 'kubectl-rollout' },
     });
@@ -195,20 +195,10 @@ export function runRollout(env: KubectlEnv): Out {
         return out.out(
           `${label} skipped rollback (current template already matches revision ${target.metadata?.annotations?.[REVISION]})\n`,
         );
-      const body = {
-        spec: {
-          template: {
-            ...tpl,
-            metadata: {
-              ...(tpl.metadata ?? {}),
-              ...(liveTpl.metadata?.annotations && !tpl.metadata?.annotations
-                ? { annotations: null }
-                : {}),
-            },
-          },
-        },
-      };
-      if (patch(body)) out.out(`${label} rolled back\n`);
+      // kubectl's rollback (polymorphichelpers/rollback.go) replaces the whole template with a
+      // JSON patch, so fields added since that revision (a nodeSelector, say) go away too.
+      const body = [{ op: 'replace', path: '/spec/template', value: tpl }];
+      if (patch(body, 'json')) out.out(`${label} rolled back\n`);
       return out;
     }
     case 'restart': {
