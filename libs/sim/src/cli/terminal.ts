@@ -17,6 +17,9 @@ import { ADMIN_USER, defaultKubeconfig, kubeconfigYaml } from './kubectl/kubecon
 import { nodeCommands } from './node/node-commands';
 import { runEtcdctl } from './etcdctl/etcdctl';
 import { watchStaticPods } from './node/static-pods';
+import type { TerminalContext } from './terminal-context';
+
+export type { TerminalContext };
 
 export interface TerminalResult extends CommandResult {
   prompt: string;
@@ -44,16 +47,6 @@ export interface TerminalOptions {
 function isSimLab(lab: Lab): lab is SimLab {
   const l = lab as Partial<SimLab>;
   return typeof l.node === 'function' && typeof l.nodes === 'function';
-}
-
-export interface TerminalContext {
-  lab: Lab;
-  sim?: SimLab;
-  fsFor(host: string): FileSystem | undefined;
-  nowWallMs(): number;
-  advance(ms: number): void;
-  proxyPort: number | null;
-  shell: Shell;
 }
 
 export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {

@@ -5,7 +5,7 @@
 import type { EtcdSnapshot, KeyValue } from '../../etcd';
 import type { CommandContext, CommandResult } from '../shell/command-types';
 import { fail, ok } from '../shell/command-types';
-import type { TerminalContext } from '../terminal';
+import type { TerminalContext } from '../terminal-context';
 import { etcdTable, humanizeBytes } from './etcd-table';
 
 export const SNAPSHOT_MAGIC = 'KUBEJOURNEY-ETCD-SNAPSHOT v1\n';

@@ -7,7 +7,7 @@ import { formatJournalLine, httpConnect } from '../../node';
 import type { CommandContext, CommandFn, CommandResult } from '../shell/command-types';
 import { fail, ok } from '../shell/command-types';
 import { formatTabbed } from '../text/tab-writer';
-import type { TerminalContext } from '../terminal';
+import type { TerminalContext } from '../terminal-context';
 import { humanSize, systemdSpan, systemdTime, unitsHumanDuration } from './node-format';
 import { proxiedApiCall } from './proxy-curl';
 

@@ -4,7 +4,7 @@
 import { RESOURCES } from '../../model';
 import type { LabRequest } from '../../lab/lab-types';
 import type { CommandResult } from '../shell/command-types';
-import type { TerminalContext } from '../terminal';
+import type { TerminalContext } from '../terminal-context';
 import { ADMIN_USER } from '../kubectl/kubeconfig';
 
 export function parseApiPath(path: string): LabRequest | null {

@@ -1,0 +1,17 @@
+// What the command families (kubectl, etcdctl, node shell) get from the terminal that runs them.
+// Kept apart from terminal.ts so that the commands do not import the terminal that imports them.
+
+import type { Lab } from '../lab/lab-types';
+import type { SimLab } from '../lab';
+import type { Shell } from './shell/shell';
+import type { FileSystem } from './shell/vfs';
+
+export interface TerminalContext {
+  lab: Lab;
+  sim?: SimLab;
+  fsFor(host: string): FileSystem | undefined;
+  nowWallMs(): number;
+  advance(ms: number): void;
+  proxyPort: number | null;
+  shell: Shell;
+}
