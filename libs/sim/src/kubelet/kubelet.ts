@@ -70,6 +70,15 @@ export function createKubelet(host: NodeHost): Kubelet {
   let pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
   let state = initialState();
   let recorder = new EventRecorder();
+  // Which pods a reconcile must sync (in memory only: a restarted kubelet syncs everything).
+  // A pod is synced when it changed in the API, when a timer it asked for is due, when its last
+  // status write failed, and at a full sync every NODE_STATUS_UPDATE_MS (or after a ConfigMap or
+  // Secret change); otherwise a pod's sync would be a no-op, and at hundreds of pods per node
+  // syncing all of them on every wake-up dominated the simulation.
+  let podNextAt = new Map<string, number>();
+  let podRetry = new Set<string>();
+  let lastFullSync = -Infinity;
+  let fullSyncPending = true;
   const staticCache: StaticPodCache = new Map();
 
   const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
@@ -267,8 +276,14 @@ export function createKubelet(host: NodeHost): Kubelet {
 
   // ------------------------------------------------------------ pods
 
-  const postPodStatus = (ctx: ComponentContext, env: WorkerEnv, pod: Pod, rt: PodRuntime): void => {
-    if (rt.deleted) return;
+  /** Returns false when the status could not be written (retried on the next reconcile). */
+  const postPodStatus = (
+    ctx: ComponentContext,
+    env: WorkerEnv,
+    pod: Pod,
+    rt: PodRuntime,
+  ): boolean => {
+    if (rt.deleted) return true;
     const status = buildPodStatus(pod, {
       hostIP: host.internalIP,
       podIP: rt.podIP,
@@ -280,7 +295,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       terminal: rt.terminal,
     });
     const fp = JSON.stringify(status);
-    if (fp === rt.postedStatus) return;
+    if (fp === rt.postedStatus) return true;
     const res = ctx.client.request({
       verb: 'update',
       resource: 'pods',
@@ -290,7 +305,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       body: { ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status },
       causedBy: rt.cause,
     });
-    if (res.code !== 200) return; // retried on the next sync
+    if (res.code !== 200) return false; // retried on the next sync
     rt.postedStatus = fp;
     const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
     const total = (status.containerStatuses ?? []).length;
@@ -310,6 +325,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         data: { phase: status.phase, ready, total, waiting, podIP: status.podIP },
       });
     }
+    return true;
   };
 
   const syncStaticPods = (ctx: ComponentContext, env: WorkerEnv): Set<string> => {
@@ -461,11 +477,18 @@ export function createKubelet(host: NodeHost): Kubelet {
 
     const events = pods.sync(ctx.client);
     const causeByUid = new Map<string, number>();
+    const changed = new Set<string>();
     for (const ev of events) {
+      if (ev.object.metadata.uid) changed.add(ev.object.metadata.uid);
       if (ev.traceSeq !== undefined && ev.object.metadata.uid)
         causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
     }
     const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
+    const full = fullSyncPending || ctx.now - lastFullSync >= NODE_STATUS_UPDATE_MS;
+    if (full) {
+      fullSyncPending = false;
+      lastFullSync = ctx.now;
+    }
     const current = pods
       .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
       .sort((a, b) =>
@@ -479,6 +502,19 @@ export function createKubelet(host: NodeHost): Kubelet {
       const uid = pod.metadata.uid as string;
       seen.add(uid);
       let rt = state.pods[uid];
+      const nextAt = podNextAt.get(uid) ?? -Infinity;
+      if (rt && !full && !changed.has(uid) && !podRetry.has(uid) && nextAt > ctx.now) {
+        if (Number.isFinite(nextAt)) wake(nextAt);
+        continue;
+      }
+      let podNext = Infinity;
+      const podEnv: WorkerEnv = {
+        ...env,
+        wake: (at: number): void => {
+          wake(at);
+          podNext = Math.min(podNext, at <= ctx.now ? ctx.now + 1 : at);
+        },
+      };
       if (!rt) {
         rt = newPodRuntime(
           pod,
@@ -512,9 +548,12 @@ export function createKubelet(host: NodeHost): Kubelet {
       ) {
         rt.cause = causeByUid.get(uid);
       }
-      syncPod(env, pod, rt);
-      if (state.pods[uid]) postPodStatus(ctx, env, pod, rt);
+      syncPod(podEnv, pod, rt);
+      podRetry.delete(uid);
+      if (state.pods[uid] && !postPodStatus(ctx, podEnv, pod, rt)) podRetry.add(uid);
+      podNextAt.set(uid, podNext);
     }
+    for (const uid of [...podNextAt.keys()]) if (!seen.has(uid)) podNextAt.delete(uid);
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone): clean up.
@@ -533,10 +572,14 @@ export function createKubelet(host: NodeHost): Kubelet {
     periodMs: NODE_STATUS_UPDATE_MS,
     watches: ['pods', 'configmaps', 'secrets'],
     // its pod watch is filtered by spec.nodeName: other nodes' pods never wake it
-    wakeOn: (resource, object, prev) =>
-      resource !== 'pods' ||
-      (object as Pod).spec?.nodeName === name ||
-      (prev as Pod | undefined)?.spec?.nodeName === name,
+    wakeOn: (resource, object, prev) => {
+      // a ConfigMap or Secret may unblock any pod (env, volumes): sync them all
+      if (resource !== 'pods') return (fullSyncPending = true);
+      return (
+        (object as Pod).spec?.nodeName === name ||
+        (prev as Pod | undefined)?.spec?.nodeName === name
+      );
+    },
     reconcile,
     podRuntime: (uid) => state.pods[uid],
     saveState: () =>
@@ -552,6 +595,10 @@ export function createKubelet(host: NodeHost): Kubelet {
       const { events: counts, ...rest } = revive;
       state = { ...initialState(), ...rest };
       recorder = EventRecorder.fromJSON(counts);
+      podNextAt = new Map();
+      podRetry = new Set();
+      lastFullSync = -Infinity;
+      fullSyncPending = true;
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };
