@@ -18,6 +18,8 @@ import { nodeCommands } from './node/node-commands';
 import { runEtcdctl } from './etcdctl/etcdctl';
 import { watchStaticPods } from './node/static-pods';
 import type { TerminalContext } from './terminal-context';
+import { restoreTerminalState, saveTerminalState } from './terminal-state';
+import type { TerminalState } from './terminal-state';
 
 export type { TerminalContext };
 
@@ -32,6 +34,8 @@ export interface Terminal {
   prompt(): string;
   /** the node the shell is on now (changes with ssh/exit) */
   host(): string;
+  /** the shell's state as JSON-safe data; `createTerminal(lab, { state })` picks it up again */
+  saveState(): TerminalState;
 }
 
 export interface TerminalOptions {
@@ -42,6 +46,12 @@ export interface TerminalOptions {
    * delete/drain return at once). For fuzzing and for callers that drive time themselves.
    */
   letTimePass?: boolean;
+  /**
+   * a state saved by `saveState()` (possibly by another process, for an older lab): restored as
+   * far as it fits this lab, the rest dropped (a hop to an unknown host leaves the learner on
+   * the control plane)
+   */
+  state?: TerminalState;
 }
 
 function isSimLab(lab: Lab): lab is SimLab {
@@ -111,6 +121,8 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
   const shell = new Shell({ commands, session, env: { KUBECONFIG: '' } });
   delete shell.env.KUBECONFIG;
   ctx.shell = shell;
+  if (opts.state !== undefined)
+    ctx.proxyPort = restoreTerminalState(shell, opts.state, fsFor).proxyPort;
 
   return {
     exec(line: string): TerminalResult {
@@ -139,6 +151,7 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
     },
     prompt: () => shell.prompt(),
     host: () => shell.session.host,
+    saveState: () => saveTerminalState(shell, ctx.proxyPort),
   };
 }
 

@@ -53,6 +53,15 @@ export class Shell {
     };
   }
 
+  /** `$?`: the exit code of the last command (kept across saved terminal states) */
+  get lastExitCode(): number {
+    return this.lastExit;
+  }
+
+  set lastExitCode(code: number) {
+    this.lastExit = code;
+  }
+
   get session(): ShellSession {
     return this.sessions[this.sessions.length - 1] as ShellSession;
   }
