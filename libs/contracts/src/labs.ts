@@ -56,6 +56,17 @@ export const ZExecResponse = z.object({
   exitCode: z.number().int(),
   /** simulated ms at which the command ran */
   simTimeMs: z.number().int().nonnegative(),
+  /** the shell's prompt after the command: `root@node-1:~# ` after `ssh node-1` */
+  prompt: z.string(),
+  /** `vi FILE` / `kubectl edit`: the file (on that node) the UI's editor opens */
+  openEditor: z
+    .object({
+      path: z.string(),
+      host: z.string(),
+      /** a command the UI runs once the file is saved (`kubectl edit` applies it) */
+      afterSave: z.string().optional(),
+    })
+    .optional(),
 });
 export type TExecResponse = z.infer<typeof ZExecResponse>;
 

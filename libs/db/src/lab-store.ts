@@ -93,6 +93,13 @@ interface TCachedLab<L> {
 
 const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
 
+/**
+ * The state part holding the lab's terminal (libs/sim `TerminalState` as JSON: ssh hops, cwd,
+ * variables, history). It is not part of the serialized lab, so the snapshot split never
+ * produces it: the store carries it beside the lab's own parts, and reset drops it.
+ */
+export const LAB_TERMINAL_PART = 'terminal';
+
 export class LabWriteContext<L extends TSimLab> {
   clock: TLabClockState;
   status: TLabStatusDb;
@@ -105,13 +112,17 @@ export class LabWriteContext<L extends TSimLab> {
   readonly deleted = new Set<string>();
   advancedMs = 0;
   last: TSimAdvance | null = null;
+  /** the terminal's saved state (JSON text, null when none): set it to persist a new one */
+  terminalState: string | null;
 
   constructor(
     readonly lab: L,
     readonly row: Readonly<TLabRecord>,
     readonly nowWallMs: number,
     private readonly maxCatchUpMs: number,
+    private readonly storedTerminalState: string | null = null,
   ) {
+    this.terminalState = storedTerminalState;
     this.clock = {
       speed: row.speed,
       paused: row.paused,
@@ -180,6 +191,7 @@ export class LabWriteContext<L extends TSimLab> {
       this.advancedMs > 0 ||
       this.command !== null ||
       this.isTouched ||
+      this.terminalState !== this.storedTerminalState ||
       this.status !== this.row.status ||
       this.clock.speed !== this.row.speed ||
       this.clock.paused !== this.row.paused ||
@@ -265,7 +277,13 @@ export class LabStore<L extends TSimLab> {
         const cached = this.cache.get(labId, row.revision) ?? (await this.restore(tx, row));
         // Taken out of the cache while it may hold uncommitted changes; put back on success.
         this.cache.delete(labId);
-        const ctx = new LabWriteContext(cached.lab, row, this.now(), this.options.maxCatchUpMs);
+        const ctx = new LabWriteContext(
+          cached.lab,
+          row,
+          this.now(),
+          this.options.maxCatchUpMs,
+          cached.parts.get(LAB_TERMINAL_PART) ?? null,
+        );
         const result = act(ctx);
         if (!ctx.hasChanges) {
           this.cache.set(labId, row.revision, cached);
@@ -308,7 +326,8 @@ export class LabStore<L extends TSimLab> {
           upserts: fresh.snapshot.kvs,
           deletes: [],
           partUpserts: fresh.snapshot.parts,
-          partDeletes: [],
+          // the new cluster's learner starts over on the control plane
+          partDeletes: [LAB_TERMINAL_PART],
           trace: fresh.events,
           state,
         });
@@ -395,7 +414,10 @@ export class LabStore<L extends TSimLab> {
     // Drain what happened outside `advance` (requests made by a command) and get a fresh verdict
     // on quiescence; advancing by 0 ms moves no clock.
     const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
-    const snapshot = splitLabSnapshot(lab.serialize());
+    const split = splitLabSnapshot(lab.serialize());
+    const terminal =
+      ctx.terminalState === null ? [] : [{ name: LAB_TERMINAL_PART, value: ctx.terminalState }];
+    const snapshot = { ...split, parts: [...split.parts, ...terminal] };
     // A key changed if its modRevision moved, or if etcd reported it (a snapshot restore puts
     // old revisions back); it is gone if it was stored and is no longer there.
     const upserts = snapshot.kvs.filter(

@@ -1,24 +1,33 @@
-import * as sim from '@kubejourney/sim';
-import type { SimLab } from '@kubejourney/sim';
-import { DomainError } from '../../common/domain-error';
+import { createTerminal, type SimLab, type TerminalState } from '@kubejourney/sim';
+
+/** Where a command wants the UI's editor (`vi FILE`, `kubectl edit`). */
+export type TLabOpenEditor = { path: string; host: string; afterSave?: string };
 
 /** What one command line prints; never throws (the simulator's command line contract). */
-export type TLabCommandOutput = { stdout: string; stderr: string; exitCode: number };
+export type TLabCommandOutput = {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** the shell's prompt after the command (follows `ssh node-1`, `cd`) */
+  prompt: string;
+  openEditor?: TLabOpenEditor;
+  /** the terminal's state after the command (JSON text), to hand to the next command */
+  terminalState: string;
+};
 
 /**
- * Runs one command line (kubectl, etcdctl, the node shell) against a lab. Commands that let time
+ * Runs one command line (kubectl, etcdctl, the node shell) against a lab, in the terminal state
+ * the previous command left (null: a fresh shell on the control plane). Commands that let time
  * pass (`sleep`, `kubectl rollout status`) must do it through `advance`, so the store sees it.
  */
 export type TLabShell = (
   lab: SimLab,
   line: string,
   advance: (ms: number) => unknown,
+  terminalState: string | null,
 ) => TLabCommandOutput;
 
 export const LAB_SHELL = Symbol('LAB_SHELL');
-
-type TTerminal = { exec(line: string): TLabCommandOutput };
-type TCreateTerminal = (lab: SimLab) => TTerminal;
 
 /**
  * A view of the lab for the terminal in which letting time pass goes through `advance` (the
@@ -36,17 +45,30 @@ function withAdvance(lab: SimLab, advance: (ms: number) => unknown): SimLab {
   });
 }
 
-/**
- * libs/sim's command line (`createTerminal(lab).exec(line)`). A terminal is built per command:
- * its shell state (cwd, ssh hops, variables) is not part of the serialized lab, so a command
- * always starts as root@control-plane in /root. Looked up on the package namespace: a libs/sim
- * build without the command line answers 503 rather than anything invented.
- */
-export const simLabShell: TLabShell = (lab, line, advance) => {
-  const createTerminal = (sim as unknown as { createTerminal?: TCreateTerminal }).createTerminal;
-  if (typeof createTerminal !== 'function') {
-    throw new DomainError('SERVICE_UNAVAILABLE', 'The lab command line is not available yet');
+/** A stored state that is not JSON starts a fresh shell (the terminal repairs the rest). */
+function parseState(text: string | null): TerminalState | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as TerminalState;
+  } catch {
+    return undefined;
   }
-  const { stdout, stderr, exitCode } = createTerminal(withAdvance(lab, advance)).exec(line);
-  return { stdout, stderr, exitCode };
+}
+
+/**
+ * libs/sim's command line. A terminal is built per command (the lab may have been restored in
+ * another process since the last one) from the state the previous command saved, so ssh hops,
+ * the working directory, variables, history and `kubectl proxy` carry over.
+ */
+export const simLabShell: TLabShell = (lab, line, advance, terminalState) => {
+  const terminal = createTerminal(withAdvance(lab, advance), { state: parseState(terminalState) });
+  const { stdout, stderr, exitCode, prompt, openEditor } = terminal.exec(line);
+  return {
+    stdout,
+    stderr,
+    exitCode,
+    prompt,
+    ...(openEditor ? { openEditor } : {}),
+    terminalState: JSON.stringify(terminal.saveState()),
+  };
 };

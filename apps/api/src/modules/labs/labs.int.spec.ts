@@ -363,6 +363,72 @@ describe('labs', () => {
   }, 150_000);
 
   it(
+    'should keep the shell between commands when the learner ssh-es to node-1 and back',
+    { timeout: 150_000 },
+    async () => {
+      const lab = (await createLab(bob)).id;
+      const exec = async (command: string) =>
+        (
+          await http()
+            .post(`/api/labs/${lab}/exec`)
+            .set('Cookie', bob)
+            .send({ command })
+            .expect(200)
+        ).body as { stdout: string; exitCode: number; prompt: string };
+      const terminalPart = () =>
+        t.prisma.labStatePart.findUnique({
+          where: { labId_name: { labId: lab, name: 'terminal' } },
+        });
+
+      expect(await exec('ssh node-1')).toMatchObject({ exitCode: 0, prompt: 'root@node-1:~# ' });
+      expect(await exec('hostname')).toMatchObject({
+        stdout: 'node-1\n',
+        prompt: 'root@node-1:~# ',
+      });
+      expect(await exec('exit')).toMatchObject({
+        stdout: 'logout\nConnection to node-1 closed.\n',
+        prompt: 'root@control-plane:~# ',
+      });
+      expect(await exec('cd /etc/kubernetes')).toMatchObject({
+        prompt: 'root@control-plane:/etc/kubernetes# ',
+      });
+      const stored = JSON.parse((await terminalPart())?.value ?? 'null') as {
+        sessions: { host: string; cwd: string }[];
+        history: string[];
+      };
+      expect(stored.sessions).toEqual([
+        { host: 'control-plane', user: 'root', cwd: '/etc/kubernetes', home: '/root' },
+      ]);
+      expect(stored.history).toEqual(['ssh node-1', 'hostname', 'exit', 'cd /etc/kubernetes']);
+
+      await http().post(`/api/labs/${lab}/reset`).set('Cookie', bob).expect(200);
+      expect(await terminalPart()).toBeNull();
+      expect(await exec('pwd')).toMatchObject({
+        stdout: '/root\n',
+        prompt: 'root@control-plane:~# ',
+      });
+    },
+  );
+
+  it('should tell the UI to open its editor when the command is vi', async () => {
+    const labs = (await http().get('/api/labs').set('Cookie', ada).expect(200)).body.labs as {
+      id: string;
+    }[];
+    // not `labId`: the rate-limit test below counts that lab's commands
+    const lab = labs.find((l) => l.id !== labId)!.id;
+    const response = await http()
+      .post(`/api/labs/${lab}/exec`)
+      .set('Cookie', ada)
+      .send({ command: 'vi notes.txt' })
+      .expect(200);
+    expect(response.body).toMatchObject({
+      exitCode: 0,
+      prompt: 'root@control-plane:~# ',
+      openEditor: { path: '/root/notes.txt', host: 'control-plane' },
+    });
+  }, 150_000);
+
+  it(
     'should refuse oversized commands and too many commands with clear errors',
     { timeout: 150_000 },
     async () => {

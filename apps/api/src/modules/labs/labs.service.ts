@@ -95,7 +95,13 @@ export class LabsService {
       this.wake(ctx);
       ctx.catchUp();
       const started = performance.now();
-      const output = this.shell(ctx.lab, command, (ms) => ctx.advance(ms));
+      const { terminalState, prompt, openEditor, ...output } = this.shell(
+        ctx.lab,
+        command,
+        (ms) => ctx.advance(ms),
+        ctx.terminalState,
+      );
+      ctx.terminalState = terminalState;
       const simTimeMs = ctx.lab.now;
       const seq = ctx.recordCommand({
         input: command,
@@ -103,7 +109,7 @@ export class LabsService {
         simTimeMs,
         wallMs: Math.round(performance.now() - started),
       });
-      return { seq, ...output, simTimeMs };
+      return { seq, ...output, simTimeMs, prompt, ...(openEditor ? { openEditor } : {}) };
     });
     return this.commit(result);
   }
