@@ -245,6 +245,16 @@ export abstract class BaseController implements Component {
     this.queue.set(key, { cause: cause ?? prev?.cause });
   }
 
+  /** Whether any key waits in the queue or for a delayed requeue. */
+  protected hasPendingKeys(): boolean {
+    return this.queue.size > 0 || this.delayed.size > 0;
+  }
+
+  /** Drops a delayed requeue that has become pointless (e.g. a Deployment that completed). */
+  cancelDelay(key: string): void {
+    this.delayed.delete(key);
+  }
+
   delay(key: string, at: number): void {
     const prev = this.delayed.get(key);
     if (prev === undefined || at < prev) this.delayed.set(key, at);

@@ -74,6 +74,11 @@ export class DeploymentController extends BaseController {
     super(['deployments', 'replicasets', 'pods']);
   }
 
+  /** Its only timers are progress-deadline checks; once none is pending they are no-ops. */
+  timerStale(): boolean {
+    return !this.hasPendingKeys();
+  }
+
   protected override observe(resource: string, events: WatchEvent[]): void {
     if (resource === 'replicasets') this.rsByNs.apply(events);
     if (resource === 'pods') this.podsByOwner.apply(events);
@@ -698,10 +703,19 @@ export class DeploymentController extends BaseController {
   /** requeueStuckDeployment: wake up when the progress deadline would pass. */
   private requeueStuck(s: Sync, status: DeploymentStatus): void {
     const { r, pass, d } = s;
-    if (r.progressDeadlineSeconds === undefined) return;
     const cond = getCondition(status, 'Progressing');
-    if (!cond || cond.reason === REASON.NewRSAvailable || cond.reason === REASON.TimedOut) return;
-    if (deploymentComplete(d, r, status)) return;
+    if (
+      r.progressDeadlineSeconds === undefined ||
+      !cond ||
+      cond.reason === REASON.NewRSAvailable ||
+      cond.reason === REASON.TimedOut ||
+      deploymentComplete(d, r, status)
+    ) {
+      // nothing left to time out: a pending progress check would be a no-op sync, and would keep
+      // an idle lab from being quiescent until it fires
+      this.cancelDelay(keyOf(d));
+      return;
+    }
     const due = parseIso(cond.lastUpdateTime) + r.progressDeadlineSeconds * 1000;
     const wait = Math.max(0, due - parseIso(pass.ctx.nowIso)) + 1000;
     pass.requeueAt(keyOf(d), pass.now + wait);

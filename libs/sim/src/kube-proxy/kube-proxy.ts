@@ -157,7 +157,7 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
         `"Reloading service iptables data" numServices=${counts.servicePorts} numEndpoints=${counts.endpoints} numFilterChains=${Object.keys(rules.filter).length + 3} numFilterRules=${filterRules} numNATChains=${Object.keys(rules.nat).length + 4} numNATRules=${natRules}`,
       ),
     );
-    ctx.wakeAt(ctx.now + KUBE_PROXY_SYNC_PERIOD_MS);
+    ctx.wakeAt(ctx.now + KUBE_PROXY_SYNC_PERIOD_MS, { periodic: true });
   };
 
   return {

@@ -75,7 +75,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   // status write failed, and at a full sync every NODE_STATUS_UPDATE_MS (or after a ConfigMap or
   // Secret change); otherwise a pod's sync would be a no-op, and at hundreds of pods per node
   // syncing all of them on every wake-up dominated the simulation.
-  let podNextAt = new Map<string, number>();
+  let podNextAt = new Map<string, { at: number; periodic: boolean }>();
   let podRetry = new Set<string>();
   let lastFullSync = -Infinity;
   let fullSyncPending = true;
@@ -460,17 +460,24 @@ export function createKubelet(host: NodeHost): Kubelet {
     if (!host.systemd.isActive('kubelet')) return;
     host.advanceTo(ctx.now);
     let earliest = Infinity;
-    const wake = (at: number): void => {
-      if (at > ctx.now && at < earliest) earliest = at;
-      if (at <= ctx.now && ctx.now + 1 < earliest) earliest = ctx.now + 1;
+    let earliestPeriodic = true;
+    // the earliest real work, asked for separately so periodic wakes never hide it
+    let earliestWork = Infinity;
+    const wake = (at: number, periodic = false): void => {
+      const t = at <= ctx.now ? ctx.now + 1 : at;
+      if (!periodic && t < earliestWork) earliestWork = t;
+      if (t < earliest) {
+        earliest = t;
+        earliestPeriodic = periodic;
+      } else if (t === earliest && !periodic) earliestPeriodic = false;
     };
 
     if (!state.registered) register(ctx);
     if (state.registered) {
       if (ctx.now >= state.nextLeaseAt) renewLease(ctx);
       if (ctx.now >= state.nextStatusAt) updateNodeStatus(ctx);
-      wake(state.nextLeaseAt);
-      wake(state.nextStatusAt);
+      wake(state.nextLeaseAt, true);
+      wake(state.nextStatusAt, true);
     } else {
       wake(ctx.now + 1_000);
     }
@@ -502,17 +509,22 @@ export function createKubelet(host: NodeHost): Kubelet {
       const uid = pod.metadata.uid as string;
       seen.add(uid);
       let rt = state.pods[uid];
-      const nextAt = podNextAt.get(uid) ?? -Infinity;
+      const next = podNextAt.get(uid);
+      const nextAt = next?.at ?? -Infinity;
       if (rt && !full && !changed.has(uid) && !podRetry.has(uid) && nextAt > ctx.now) {
-        if (Number.isFinite(nextAt)) wake(nextAt);
+        if (Number.isFinite(nextAt)) wake(nextAt, next?.periodic);
         continue;
       }
-      let podNext = Infinity;
+      const podNext = { at: Infinity, periodic: true };
       const podEnv: WorkerEnv = {
         ...env,
-        wake: (at: number): void => {
-          wake(at);
-          podNext = Math.min(podNext, at <= ctx.now ? ctx.now + 1 : at);
+        wake: (at: number, periodic = false): void => {
+          wake(at, periodic);
+          const t = at <= ctx.now ? ctx.now + 1 : at;
+          if (t < podNext.at) {
+            podNext.at = t;
+            podNext.periodic = periodic;
+          } else if (t === podNext.at && !periodic) podNext.periodic = false;
         },
       };
       if (!rt) {
@@ -562,7 +574,8 @@ export function createKubelet(host: NodeHost): Kubelet {
         if (!statics.has(rt.uid)) cleanupOrphan(ctx, rt);
       } else if (pods.synced && !seen.has(rt.uid)) cleanupOrphan(ctx, rt);
     }
-    if (Number.isFinite(earliest)) ctx.wakeAt(earliest);
+    if (Number.isFinite(earliest)) ctx.wakeAt(earliest, { periodic: earliestPeriodic });
+    if (Number.isFinite(earliestWork) && earliestWork !== earliest) ctx.wakeAt(earliestWork);
   };
 
   return {

@@ -84,7 +84,8 @@ export interface WorkerEnv {
   backoffs: BackoffTable;
   /** the kubelet's event correlator */
   events: EventRecorder;
-  wake(at: number): void;
+  /** `periodic`: a probe tick of a healthy container (see ComponentContext.wakeAt) */
+  wake(at: number, periodic?: boolean): void;
 }
 
 /** How long a terminated container shows as such before the next pod sync restarts or backs off. */
@@ -796,7 +797,8 @@ function stepRunning(
     }
   }
   for (const st of Object.values(c.probes))
-    if (st && Number.isFinite(st.nextAt)) env.wake(st.nextAt);
+    if (st && Number.isFinite(st.nextAt))
+      env.wake(st.nextAt, st.result === 'success' && st.consecutiveFailures === 0);
   const exitAt = host.containerd.nextEventAt(rec.id);
   if (exitAt !== null) env.wake(exitAt);
 }

@@ -85,6 +85,8 @@ interface RuntimeComponent {
   /** earliest pending watch wake (dedupe), or -1 */
   watchAt: number;
   timers: Set<number>;
+  /** pending periodic timers (dedupe only; not saved: a duplicate wake is harmless) */
+  resyncs?: Set<number>;
 }
 
 interface SerializedLab {
@@ -283,6 +285,7 @@ class LabImpl implements SimLab {
   private buildControllerManager(): void {
     for (const key of [...this.comps.keys()])
       if (this.comps.get(key)?.process === 'kube-controller-manager') this.comps.delete(key);
+    this.watchIndex = null;
     const list = componentFactories.createControllerManager();
     list.forEach((c, i) =>
       this.register(`kube-controller-manager/${i}`, 'kube-controller-manager', c),
@@ -291,6 +294,7 @@ class LabImpl implements SimLab {
 
   private buildScheduler(): void {
     this.comps.delete('kube-scheduler');
+    this.watchIndex = null;
     const s = componentFactories.createScheduler();
     this.schedulerRef = s;
     if (s) this.register('kube-scheduler', 'kube-scheduler', s);
@@ -320,6 +324,7 @@ class LabImpl implements SimLab {
       timers: new Set(),
     };
     this.comps.set(key, rc);
+    this.watchIndex = null;
   }
 
   /** Schedules the first run of every component (lab creation / process start). */
@@ -499,9 +504,25 @@ class LabImpl implements SimLab {
 
   // ------------------------------------------------------------------ event loop
 
+  /** Components by watched resource, in registration order (rebuilt when components change). */
+  private watchIndex: Map<string, RuntimeComponent[]> | null = null;
+
+  private watchersOf(resource: string): RuntimeComponent[] {
+    if (!this.watchIndex) {
+      this.watchIndex = new Map();
+      for (const rc of this.comps.values()) {
+        for (const r of new Set(rc.component.watches)) {
+          const list = this.watchIndex.get(r) ?? [];
+          list.push(rc);
+          this.watchIndex.set(r, list);
+        }
+      }
+    }
+    return this.watchIndex.get(resource) ?? [];
+  }
+
   private onResourceChange(resource: string, object: KubeObject, prev?: KubeObject): void {
-    for (const rc of this.comps.values()) {
-      if (!rc.component.watches.includes(resource)) continue;
+    for (const rc of this.watchersOf(resource)) {
       const { wakeOn } = rc.component;
       if (wakeOn && !wakeOn(resource, object, prev)) continue;
       const at = this.nowMs + rc.latency;
@@ -570,6 +591,7 @@ class LabImpl implements SimLab {
     if (!rc || rc.gen !== w.gen) return;
     if (w.kind === 'watch' && rc.watchAt === w.t) rc.watchAt = -1;
     if (w.kind === 'timer') rc.timers.delete(w.t);
+    if (w.kind === 'resync') rc.resyncs?.delete(w.t);
     if (w.kind === 'period' || w.kind === 'start')
       this.push(rc, w.t + Math.max(1, rc.component.periodMs), 'period');
     if (!this.running(rc)) return;
@@ -584,9 +606,16 @@ class LabImpl implements SimLab {
       client: rc.client,
       rng: this.rng,
       trace: this.traceStore,
-      wakeAt: (at: number) => {
+      wakeAt: (at: number, opts?: { periodic?: boolean }) => {
         const t = Math.max(Math.floor(at), this.nowMs + 1);
         if (rc.timers.has(t)) return;
+        if (opts?.periodic) {
+          rc.resyncs ??= new Set();
+          if (rc.resyncs.has(t)) return;
+          rc.resyncs.add(t);
+          this.push(rc, t, 'resync');
+          return;
+        }
         rc.timers.add(t);
         this.push(rc, t, 'timer');
       },
@@ -598,9 +627,10 @@ class LabImpl implements SimLab {
 
   private quiescent(): boolean {
     for (const w of this.queue.entries()) {
-      if (w.kind === 'period') continue;
+      if (w.kind === 'period' || w.kind === 'resync') continue;
       if (w.kind === 'host') return false;
       const rc = this.comps.get(w.target);
+      if (w.kind === 'timer' && rc?.component.timerStale?.(w.t)) continue;
       if (rc && rc.gen === w.gen && this.running(rc)) return false;
     }
     return true;

@@ -2,7 +2,8 @@
 // counter, so two wake-ups at the same instant run in the order they were scheduled — the whole
 // simulation is deterministic without relying on Map or Set iteration quirks.
 
-export type WakeKind = 'start' | 'period' | 'watch' | 'timer' | 'host';
+/** `resync`: a timer the component marked periodic (it does not keep the lab from being quiescent) */
+export type WakeKind = 'start' | 'period' | 'watch' | 'timer' | 'resync' | 'host';
 
 export interface Wake {
   t: number;

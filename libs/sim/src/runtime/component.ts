@@ -14,8 +14,13 @@ export interface ComponentContext {
   client: ApiClient;
   rng: Rng;
   trace: TraceSink;
-  /** asks the lab to run this component again at `at` (sim ms), e.g. for a timer */
-  wakeAt(at: number): void;
+  /**
+   * asks the lab to run this component again at `at` (sim ms), e.g. for a timer. `periodic`
+   * marks a heartbeat or resync that changes nothing in a converged cluster (Lease renewal, a
+   * probe of a healthy container, kube-proxy's resync): the lab counts as quiescent when only
+   * such wake-ups are pending.
+   */
+  wakeAt(at: number, opts?: { periodic?: boolean }): void;
 }
 
 export interface Component {
@@ -37,6 +42,11 @@ export interface Component {
    * `prev` is the object before a modification.
    */
   wakeOn?(resource: string, object: KubeObject, prev?: KubeObject): boolean;
+  /**
+   * Optional: true when a timer this component asked for at `t` no longer has anything to do
+   * (timers cannot be withdrawn; the lab ignores stale ones when it decides it is quiescent).
+   */
+  timerStale?(t: number): boolean;
   /** one pass of the loop: observe, compare with desired state, act on the difference */
   reconcile(ctx: ComponentContext): void;
   /** component-private state that must survive serialize/restore (caches are rebuilt) */
