@@ -5,7 +5,7 @@ import { testDatabaseUrl } from '../test/test-database';
 import { createPrismaClient } from './prisma-client.factory';
 import { findLabHeader, loadLabObjects, loadLabStateParts, readTraceAfter } from './lab.repository';
 import { mergeLabSnapshot } from './lab-snapshot';
-import { LabStore, type TLabEngine } from './lab-store';
+import { LAB_TERMINAL_PART, LabStore, type TLabEngine } from './lab-store';
 
 const prisma = createPrismaClient(testDatabaseUrl());
 let wall = 1_764_000_000_000;
@@ -155,6 +155,32 @@ describe('LabStore', () => {
     expect(keys).toContain('/registry/namespaces/shop');
     const trace = await readTraceAfter(prisma, id, 0, 10_000);
     expect(trace.map((e) => e.seq)).toEqual(trace.map((_e, i) => i + 1));
+  });
+
+  it('should keep the terminal part through ticks and restores and drop it on reset', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    const terminalPart = async () =>
+      (await loadLabStateParts(prisma, id)).find((p) => p.name === LAB_TERMINAL_PART)?.value;
+    const saved = await store.write(id, { skipLocked: false, ownerId }, (ctx) => {
+      ctx.terminalState = '{"cwd":"/etc"}';
+    });
+    expect(saved).toMatchObject({ kind: 'ok', commit: { revision: 2 } });
+    expect(await terminalPart()).toBe('{"cwd":"/etc"}');
+    wall += 5_000;
+    await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(await terminalPart()).toBe('{"cwd":"/etc"}');
+    // another process (empty cache) restores it from the database
+    const seen = await newStore().write(id, { skipLocked: false }, (ctx) => ctx.terminalState);
+    expect(seen).toMatchObject({ kind: 'ok', result: '{"cwd":"/etc"}', commit: null });
+    await store.reset(id, ownerId);
+    expect(await terminalPart()).toBeUndefined();
+    const afterReset = await newStore().write(
+      id,
+      { skipLocked: false },
+      (ctx) => ctx.terminalState,
+    );
+    expect(afterReset).toMatchObject({ kind: 'ok', result: null });
   });
 
   it('should answer not-found to anyone but the owner', async () => {
