@@ -12,12 +12,11 @@ import { callApi, type TApiFailure, type TApiResult } from './api-client.util';
 // The browser's calls to the labs API (libs/contracts/src/labs.ts), all through our own origin.
 
 /**
- * exec's answer. The contract has stdout/stderr/exitCode; the simulator's terminal also knows its
- * prompt (after `ssh node-1`) and when a command wants an editor (`vi FILE`, `kubectl edit`). Those
- * are read when the API passes them on, and ignored otherwise.
+ * exec's answer: the output, the shell's prompt after the command (it follows `ssh node-1`, `cd`),
+ * and the file to open when the command asks for an editor (`vi FILE`, `kubectl edit`).
  */
-export type TOpenEditor = { path: string; host: string; afterSave?: string };
-export type TLabExecResult = TExecResponse & { prompt?: string; openEditor?: TOpenEditor };
+export type TOpenEditor = NonNullable<TExecResponse['openEditor']>;
+export type TLabExecResult = TExecResponse;
 
 function readOpenEditor(value: unknown): TOpenEditor | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

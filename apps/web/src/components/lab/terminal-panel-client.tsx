@@ -113,8 +113,7 @@ export function TerminalPanelClient({ labId, messages, names, handleRef }: TProp
         };
       }
       const data = result.data;
-      // The prompt follows the lab's shell (`ssh node-1`) when the API reports it. Without it the
-      // API runs each command in a fresh shell on the control plane, so the prompt stays there.
+      // The prompt follows the lab's shell, which the API keeps between commands (`ssh node-1`).
       promptRef.current = data.prompt ?? null;
       const file =
         data.openEditor ??
