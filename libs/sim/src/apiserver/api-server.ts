@@ -445,7 +445,16 @@ export class ApiServer {
     const memoKey = `${resource}\u0000${prefixNs ?? ''}\u0000${opts.labelSelector ?? ''}\u0000${opts.fieldSelector ?? ''}\u0000${sinceRevision}`;
     let memo = filtered ? this.watchMemo.get(memoKey) : undefined;
     if (!memo) memo = { upTo: sinceRevision, matches: [] };
-    const events = this.cache.eventsSince(resource, memo.upTo);
+    // A watch on one node's pods (every kubelet) reads that node's index, not every pod event.
+    const onlyNode =
+      !prefixNs && labelSel.length === 0 && fieldSel.length === 1 && fieldSel[0]?.op === '='
+        ? fieldSel[0].field === 'spec.nodeName'
+          ? fieldSel[0].value
+          : undefined
+        : undefined;
+    const byNode = onlyNode ? this.cache.nodeEventsSince(resource, onlyNode, memo.upTo) : null;
+    if (byNode && 'expired' in byNode) return S.expired(sinceRevision, byNode.expired);
+    const events = byNode ? byNode.events : this.cache.eventsSince(resource, memo.upTo);
     if (!Array.isArray(events)) return S.expired(sinceRevision, events.expired);
     const match = (o: KubeObject | undefined): boolean =>
       !!o &&
@@ -468,6 +477,7 @@ export class ApiServer {
       else if (prev) type = 'DELETED';
       if (type) memo.matches.push({ ev, type });
     }
+    if (byNode) memo.upTo = Math.max(memo.upTo, byNode.upTo);
     if (filtered) {
       if (this.watchMemo.size > 4096) this.watchMemo.clear();
       this.watchMemo.set(memoKey, memo);

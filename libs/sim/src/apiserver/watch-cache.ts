@@ -35,6 +35,11 @@ interface ResourceCache {
   history: CachedEvent[];
   /** every event with revision > bound is in history */
   bound: number;
+  /**
+   * pods only: the history events touching each node (object or previous object bound there),
+   * so a kubelet's `spec.nodeName=<node>` watch reads its own events instead of all of them
+   */
+  byNode?: Map<string, CachedEvent[]>;
 }
 
 const STORED = RESOURCES.filter(
@@ -70,6 +75,7 @@ export class WatchCache {
         objects: new Map(),
         history: [],
         bound: startRevision,
+        ...(info.resource === 'pods' ? { byNode: new Map<string, CachedEvent[]>() } : {}),
       });
     }
   }
@@ -123,10 +129,18 @@ export class WatchCache {
     if (ev) {
       if (traceSeq !== undefined) ev.traceSeq = traceSeq;
       c.history.push(ev);
+      if (c.byNode) indexByNode(c.byNode, ev);
       if (c.history.length > this.capacity) {
         const drop = c.history.length - Math.floor(this.capacity / 2);
         c.bound = (c.history[drop - 1] as CachedEvent).revision;
         c.history = c.history.slice(drop);
+        if (c.byNode) {
+          for (const [node, list] of [...c.byNode]) {
+            const kept = list.filter((e) => e.revision > c.bound);
+            if (kept.length) c.byNode.set(node, kept);
+            else c.byNode.delete(node);
+          }
+        }
       }
     }
     return ev;
@@ -137,6 +151,7 @@ export class WatchCache {
     for (const c of this.caches.values()) {
       c.history = [];
       c.bound = revision;
+      c.byNode?.clear();
     }
   }
 
@@ -154,15 +169,58 @@ export class WatchCache {
     const c = this.caches.get(resource);
     if (!c) return [];
     if (since < c.bound) return { expired: c.bound + 1 };
-    let lo = 0;
-    let hi = c.history.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((c.history[mid] as CachedEvent).revision <= since) lo = mid + 1;
-      else hi = mid;
-    }
-    return c.history.slice(lo);
+    return after(c.history, since);
   }
+
+  /**
+   * Pods events after `since` that touch `node` (a superset of what a spec.nodeName=<node> watch
+   * matches), plus the newest revision scanned; null when the resource keeps no node index.
+   */
+  nodeEventsSince(
+    resource: string,
+    node: string,
+    since: number,
+  ): { events: CachedEvent[]; upTo: number } | { expired: number } | null {
+    const c = this.caches.get(resource);
+    if (!c?.byNode) return null;
+    if (since < c.bound) return { expired: c.bound + 1 };
+    return {
+      events: after(c.byNode.get(node) ?? [], since),
+      upTo: Math.max(since, lastRevision(c) ?? since),
+    };
+  }
+}
+
+/** The newest revision in a resource's history (or null when it has none). */
+export function lastRevision(c: ResourceCache): number | null {
+  const last = c.history[c.history.length - 1];
+  return last ? last.revision : null;
+}
+
+function nodeOf(o: KubeObject | undefined): string | undefined {
+  return (o as { spec?: { nodeName?: string } } | undefined)?.spec?.nodeName || undefined;
+}
+
+function indexByNode(byNode: Map<string, CachedEvent[]>, ev: CachedEvent): void {
+  const a = nodeOf(ev.object);
+  const b = nodeOf(ev.prev);
+  for (const node of a === b ? [a] : [a, b]) {
+    if (!node) continue;
+    const list = byNode.get(node);
+    if (list) list.push(ev);
+    else byNode.set(node, [ev]);
+  }
+}
+
+function after(list: CachedEvent[], since: number): CachedEvent[] {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as CachedEvent).revision <= since) lo = mid + 1;
+    else hi = mid;
+  }
+  return list.slice(lo);
 }
 
 function withRv(obj: KubeObject, revision: number): KubeObject {
