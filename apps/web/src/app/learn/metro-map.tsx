@@ -7,6 +7,7 @@ import {
   type TZone,
 } from '@kubejourney/content';
 import type { TLocale } from '@kubejourney/contracts';
+import Link from 'next/link';
 import { COLOUR_CLASSES } from '@/lib/colour-classes.util';
 
 type TProps = {
@@ -105,7 +106,13 @@ export function MetroMap({ line, locale, messages, progressOf }: TProps) {
                     id={titleId}
                     className="mt-2 text-lg font-semibold tracking-tight text-stone-950 sm:text-xl"
                   >
-                    {stop.title[locale]}
+                    {/* The whole card is the link: the overlay stretches it over the article. */}
+                    <Link
+                      href={`/learn/${stop.slug}`}
+                      className="after:absolute after:inset-0 after:rounded-2xl hover:underline focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-stone-900"
+                    >
+                      {stop.title[locale]}
+                    </Link>
                   </h2>
                   <p className="mt-2 leading-relaxed text-pretty text-stone-700">
                     {stop.summary[locale]}

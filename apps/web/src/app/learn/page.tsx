@@ -59,7 +59,7 @@ export default async function LearnPage() {
                   : learn.kindTerminus,
             colour: stop.colour,
             isTerminal: stop.kind !== 'station',
-            href: `#stop-${stop.slug}`,
+            href: `/learn/${stop.slug}`,
           }))}
         />
       </nav>
