@@ -91,8 +91,18 @@ describe('a learner in a sandbox lab', () => {
     for (const node of ['control-plane', 'node-1', 'node-2', 'node-3']) {
       expect(nodes).toMatch(new RegExp(`${node}\\s+Ready`));
     }
-    expect(await page.locator('.xterm-rows').innerText()).toContain('learner@control-plane:~$');
+    expect(await page.locator('.xterm-rows').innerText()).toContain('root@control-plane:~#');
     await shot(page, 'get-nodes');
+
+    // The shell lives on between commands: after ssh the prompt and the commands are node-1's.
+    await typeLine(page, 'ssh node-1');
+    await page.waitForFunction(
+      () => document.querySelector('.xterm-rows')?.textContent?.includes('root@node-1:~#'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await typeLine(page, 'exit');
+    await waitForOutput(page, 'Connection to node-1 closed.');
 
     // Tab completion: `kubectl desc<Tab>` becomes `kubectl describe `.
     await page.keyboard.type('kubectl desc');

@@ -127,7 +127,7 @@ export function TerminalPanelClient({ labId, messages, names, handleRef }: TProp
 
     const session = new TerminalSession(term, {
       run,
-      prompt: () => promptRef.current ?? `learner@${HOME_HOST}:~$ `,
+      prompt: () => promptRef.current ?? `root@${HOME_HOST}:~# `,
       names: () => namesRef.current,
       onBusy: (isBusy) => setBusySince(isBusy ? Date.now() : null),
       onTranscript: (text) => setTranscript(text.slice(-4000)),
