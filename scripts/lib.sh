@@ -110,15 +110,31 @@ build_all() {
 start_stack() { # api-port web-port database-url redis-url tag
   local api_port=$1 web_port=$2 db=$3 redis=$4 tag=$5
   stop_stack "$tag"
+  local port
+  for port in "$api_port" "$web_port"; do
+    tcp_open 127.0.0.1 "$port" && fail "port $port is already in use: stop what runs there (or set API_PORT / WEB_PORT) and run this again."
+  done
   say "Starting api :$api_port, worker and web :$web_port"
   (cd "$ROOT" && DATABASE_URL="$db" REDIS_URL="$redis" API_PORT="$api_port" \
-    setsid nohup node apps/api/dist/main.js >"$RUN_DIR/$tag-api.log" 2>&1 & echo $! >"$RUN_DIR/$tag-api.pid")
+    spawn_service "$tag-api" node apps/api/dist/main.js)
   (cd "$ROOT" && DATABASE_URL="$db" REDIS_URL="$redis" \
-    setsid nohup node apps/worker/dist/main.js >"$RUN_DIR/$tag-worker.log" 2>&1 & echo $! >"$RUN_DIR/$tag-worker.pid")
+    spawn_service "$tag-worker" node apps/worker/dist/main.js)
   (cd "$ROOT/apps/web" && API_URL="http://127.0.0.1:$api_port" PORT="$web_port" \
-    setsid nohup node ../../node_modules/next/dist/bin/next start -p "$web_port" -H 127.0.0.1 >"$RUN_DIR/$tag-web.log" 2>&1 & echo $! >"$RUN_DIR/$tag-web.pid")
+    spawn_service "$tag-web" node ../../node_modules/next/dist/bin/next start -p "$web_port" -H 127.0.0.1)
   wait_for_http "http://127.0.0.1:$api_port/api/health" 60 || { tail -n 40 "$RUN_DIR/$tag-api.log" >&2; fail "the API did not become healthy"; }
   wait_for_http "http://127.0.0.1:$web_port/" 60 || { tail -n 40 "$RUN_DIR/$tag-web.log" >&2; fail "the web app did not start"; }
+}
+
+# Runs a service in a session of its own and records the pid of that session's leader: the
+# process writes its own pid before exec'ing, so the pid file is right even when setsid forks.
+spawn_service() { # name command...
+  local name=$1
+  shift
+  rm -f "$RUN_DIR/$name.pid"
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$RUN_DIR/$name.pid" "$@" >"$RUN_DIR/$name.log" 2>&1 </dev/null &
+  local i
+  for ((i = 0; i < 50; i++)); do [ -s "$RUN_DIR/$name.pid" ] && return 0; sleep 0.1; done
+  fail "could not start $name"
 }
 
 stop_stack() { # tag
