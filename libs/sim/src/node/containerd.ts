@@ -8,6 +8,7 @@ import { modelApp } from './app-model';
 import type { ImageInfo } from './image-registry';
 import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
 import { sha256Hex } from './sha256';
+import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
 export type ContainerStateName = 'created' | 'running' | 'exited';
 
@@ -395,21 +396,6 @@ export class Containerd {
     if (!line.includes('%')) return line;
     const d = new Date(this.env.epochMs + t);
     const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-    const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-    const months = [
-      'Jan',
-      'Feb',
-      'Mar',
-      'Apr',
-      'May',
-      'Jun',
-      'Jul',
-      'Aug',
-      'Sep',
-      'Oct',
-      'Nov',
-      'Dec',
-    ];
     const hms = `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
     const sb = this.sandboxes.find((s) => s.id === c.sandboxId);
     return line
@@ -419,11 +405,11 @@ export class Containerd {
       )
       .replace(
         /%HTTPD_TIME%/g,
-        `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${hms}.${p(d.getUTCMilliseconds(), 3)}${p(0, 3)} ${d.getUTCFullYear()}`,
+        `${WEEKDAY_ABBR[d.getUTCDay()]} ${MONTH_ABBR[d.getUTCMonth()]} ${p(d.getUTCDate())} ${hms}.${p(d.getUTCMilliseconds(), 3)}${p(0, 3)} ${d.getUTCFullYear()}`,
       )
       .replace(
         /%DATE%/g,
-        `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)} ${hms} UTC ${d.getUTCFullYear()}`,
+        `${WEEKDAY_ABBR[d.getUTCDay()]} ${MONTH_ABBR[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)} ${hms} UTC ${d.getUTCFullYear()}`,
       )
       .replace(/%POD_IP%/g, sb?.ip ?? '');
   }
@@ -467,22 +453,8 @@ export class Containerd {
     size: number,
   ): void {
     const d = new Date(this.env.epochMs + now);
-    const months = [
-      'Jan',
-      'Feb',
-      'Mar',
-      'Apr',
-      'May',
-      'Jun',
-      'Jul',
-      'Aug',
-      'Sep',
-      'Oct',
-      'Nov',
-      'Dec',
-    ];
     const p = (n: number): string => String(n).padStart(2, '0');
-    const stamp = `${p(d.getUTCDate())}/${months[d.getUTCMonth()]}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+    const stamp = `${p(d.getUTCDate())}/${MONTH_ABBR[d.getUTCMonth()]}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
     const server = c.app.http?.server;
     if (server === 'nginx') {
       this.log(

@@ -4,6 +4,7 @@
 
 import type { IptablesRule } from './iptables-rule';
 import { cidrContains, renderListRow, renderRuleSpec, kernelProbability } from './iptables-rule';
+import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
 export type TableName = 'nat' | 'filter';
 
@@ -315,21 +316,6 @@ function structuredCloneJson<T>(v: T): T {
 /** ctime(3) style stamp for iptables-save's header, e.g. `Mon Jan  5 09:00:00 2026`. */
 export function ctimeStamp(epochMs: number): string {
   const d = new Date(epochMs);
-  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
   const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${d.getUTCFullYear()}`;
+  return `${WEEKDAY_ABBR[d.getUTCDay()]} ${MONTH_ABBR[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${d.getUTCFullYear()}`;
 }

@@ -1,3 +1,4 @@
+import { MONTH_ABBR } from '../shared/time';
 // systemd on the node: which daemons run (kubelet, containerd, kube-proxy) and journald's log.
 // The lab decides whether to call a per-node component from its unit state, so `systemctl stop
 // kubelet` and a fault that stops the kubelet are the same thing.
@@ -170,22 +171,8 @@ export class Systemd {
 /** journalctl's short format: `Jan 05 09:00:02 node-1 kubelet[312]: message`. */
 export function formatJournalLine(e: JournalEntry, hostname: string, epochMs: number): string {
   const d = new Date(epochMs + e.t);
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
   const p = (n: number): string => String(n).padStart(2, '0');
-  return `${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} ${hostname} ${e.ident}[${e.pid}]: ${e.message}`;
+  return `${MONTH_ABBR[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} ${hostname} ${e.ident}[${e.pid}]: ${e.message}`;
 }
 
 /** klog's header: `I0105 09:00:02.123456     312 kubelet.go:2468] msg`. */

@@ -16,3 +16,20 @@ export function microIsoAt(startMs: number, simMs: number): string {
 export function parseIso(iso: string | undefined): number {
   return iso ? Date.parse(iso) : NaN;
 }
+
+/** English month and weekday abbreviations, as Go's time package and C's strftime print them. */
+export const MONTH_ABBR = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
+export const WEEKDAY_ABBR = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -3,6 +3,7 @@
 
 import type { KubeObject } from '../../model';
 import { timestampSince } from '../../apiserver/printers';
+import { MONTH_ABBR, WEEKDAY_ABBR } from '../../shared/time';
 
 export class DescribeWriter {
   text = '';
@@ -12,16 +13,13 @@ export class DescribeWriter {
   }
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /** time.RFC1123Z: `Mon, 02 Jan 2006 15:04:05 -0700` (UTC here). */
 export function rfc1123z(iso: string | undefined): string {
   const t = iso ? Date.parse(iso) : NaN;
   if (Number.isNaN(t)) return '<unset>';
   const d = new Date(t);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${DAYS[d.getUTCDay()]}, ${p(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+  return `${WEEKDAY_ABBR[d.getUTCDay()]}, ${p(d.getUTCDate())} ${MONTH_ABBR[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
 }
 
 export function labelsMultiline(

@@ -3,6 +3,7 @@
 import type { CommandFn } from './command-types';
 import { fail, ok } from './command-types';
 import * as cu from './coreutils';
+import { MONTH_ABBR, WEEKDAY_ABBR } from '../../shared/time';
 
 export interface ShellClock {
   /** wall-clock ms now (the lab's start time + simulated time) */
@@ -10,9 +11,6 @@ export interface ShellClock {
   /** `sleep N` lets simulated time pass */
   sleep(ms: number): void;
 }
-
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 export function formatDate(ms: number, fmt: string | undefined): string {
   const d = new Date(ms);
@@ -27,8 +25,8 @@ export function formatDate(ms: number, fmt: string | undefined): string {
     S: p2(d.getUTCSeconds()),
     T: `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`,
     s: String(Math.floor(ms / 1000)),
-    a: DAYS[d.getUTCDay()] as string,
-    b: MONTHS[d.getUTCMonth()] as string,
+    a: WEEKDAY_ABBR[d.getUTCDay()] as string,
+    b: MONTH_ABBR[d.getUTCMonth()] as string,
     Z: 'UTC',
     '%': '%',
   };
