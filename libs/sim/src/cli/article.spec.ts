@@ -93,6 +93,27 @@ describe('the article, command by command', () => {
     expect(r.stdout).toContain('deployment.apps/my-app created');
   });
 
+  it('should start the journey on the learner machine: kubectl sends the POST the apiserver then authenticates', () => {
+    run('kubectl delete deployment my-app --wait=false');
+    const since = lab.trace().at(-1)?.seq ?? 0;
+    run('kubectl apply -f deployment.yaml');
+    const events = lab.trace(since);
+    const post = events.find(
+      (e) =>
+        e.component === 'kubectl' && e.message.startsWith('POST ') && e.object?.name === 'my-app',
+    );
+    expect(post?.message).toBe(
+      'POST https://172.18.0.2:6443/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict as kubernetes-admin, the manifest sent as JSON',
+    );
+    expect(post?.causedBy).toBeUndefined();
+    const next = events.find((e) => e.causedBy === post?.seq);
+    expect(next).toMatchObject({ component: 'kube-apiserver', verb: 'authenticate' });
+    // kubectl runs outside the cluster: it is never a watcher and never writes to etcd itself
+    expect(
+      events.filter((e) => e.component === 'kubectl').every((e) => e.verb === 'http-request'),
+    ).toBe(true);
+  });
+
   it('should list the ReplicaSet and the rollout history', () => {
     lab.advance(2000);
     expect(run('kubectl get rs').stdout).toMatch(

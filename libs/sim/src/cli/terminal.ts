@@ -99,6 +99,7 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
       advance: ctx.advance,
       defaultConfig: () => defaultKubeconfig(extraUsers),
       kubeconfigHost: cpName,
+      recordStep: sim ? (step) => sim.emit({ ...step, component: 'kubectl' }) : undefined,
       startProxy: (port) => {
         ctx.proxyPort = port;
       },

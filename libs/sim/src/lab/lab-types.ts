@@ -64,6 +64,8 @@ export interface LabRequest {
   body?: unknown;
   patchType?: PatchType;
   query?: RequestQuery;
+  /** trace seq of the step that sent this request (kubectl's own event), so the journey starts there */
+  causedBy?: number;
 }
 
 export interface Lab {

@@ -8,6 +8,7 @@ import { resourceInfo } from '../../model';
 import type { Kubeconfig } from './kubeconfig';
 import { API_SERVER } from './kubeconfig';
 import { apiPath } from './kube-resources';
+import type { TraceInput } from '../../trace/trace-event';
 
 export const KUBECTL_VERSION = 'v1.32.5';
 export const GIT_COMMIT = '9894294ef13a5b32803e3ca2c0d620a088cc84d1';
@@ -23,6 +24,11 @@ export interface KubeClientOptions {
   /** wall-clock ms now (lab start time + sim time) */
   nowWallMs: () => number;
   verbosity: number;
+  /**
+   * Records kubectl's step in the lab's journey. kubectl is not a cluster component (it is a
+   * client on the learner's machine), so the command line reports it on its behalf.
+   */
+  recordStep?: (step: Omit<TraceInput, 'component' | 'causedBy'>) => number;
 }
 
 export class KubeClient {
@@ -64,6 +70,8 @@ export class KubeClient {
   /** Sends one request as the kubeconfig user and logs it at -v=6/-v=8. */
   request(req: LabRequest): ApiResponse {
     let res: ApiResponse;
+    const step = this.recordRequest(req);
+    if (step !== undefined) req = { ...req, causedBy: step };
     try {
       res = this.token
         ? this.opts.lab.requestAs({ kind: 'token', token: this.token }, req)
@@ -98,6 +106,31 @@ export class KubeClient {
     }
     this.logRequest(req, res);
     return res;
+  }
+
+  /** kubectl's side of the journey: the manifest became JSON and went out as one HTTP request */
+  private recordRequest(req: LabRequest): number | undefined {
+    if (!this.opts.recordStep) return undefined;
+    const method = httpMethod(req);
+    const url = this.url(req);
+    const info = resourceInfo(req.resource);
+    const name = req.name ?? bodyName(req.body);
+    const object = name
+      ? {
+          kind: info?.kind ?? req.resource,
+          namespace: info?.namespaced ? req.namespace : undefined,
+          name,
+        }
+      : undefined;
+    return this.opts.recordStep({
+      verb: 'http-request',
+      message:
+        req.body === undefined
+          ? `${method} ${url} as ${this.user || 'anonymous'}`
+          : `${method} ${url} as ${this.user || 'anonymous'}, the manifest sent as JSON`,
+      ...(object ? { object } : {}),
+      data: { method, url, userAgent: USER_AGENT },
+    });
   }
 
   url(req: LabRequest): string {
@@ -175,6 +208,11 @@ export class KubeClient {
     const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
     this.klog('helper.go:113', `"Response Body" body=${goQuote(truncate(body, v))}`);
   }
+}
+
+function bodyName(body: unknown): string | undefined {
+  const name = (body as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+  return typeof name === 'string' ? name : undefined;
 }
 
 export function httpMethod(req: LabRequest): string {

@@ -4,7 +4,7 @@
 import type { Lab } from '../../lab/lab-types';
 import type { CommandContext, CommandResult } from '../shell/command-types';
 import { FlagError, boolFlag, flag, parseKubeArgs } from './kube-args';
-import { KubeClient } from './kube-client';
+import { KubeClient, type KubeClientOptions } from './kube-client';
 import type { Kubeconfig } from './kubeconfig';
 import { parseKubeconfig } from './kubeconfig';
 import type { KubectlEnv } from './kubectl-env';
@@ -41,6 +41,8 @@ export interface KubectlDeps {
   kubeconfigHost: string;
   /** set by `kubectl proxy`: the port it serves on */
   startProxy(port: number): void;
+  /** puts kubectl's own step (the HTTP request it sends) into the lab's journey; returns its seq */
+  recordStep?: KubeClientOptions['recordStep'];
 }
 
 type Verb = (env: KubectlEnv) => Out;
@@ -244,6 +246,7 @@ export function runKubectl(ctx: CommandContext, deps: KubectlDeps): CommandResul
     configPath,
     nowWallMs: deps.nowWallMs,
     verbosity,
+    recordStep: deps.recordStep,
   });
   const nsFlag = flag(args, 'n', 'namespace');
   const env: KubectlEnv = {
