@@ -37,6 +37,8 @@ import type { TraceInput, TraceSink } from '../trace/trace-event';
 import { runMutating, runValidating } from './admission';
 import type { UserInfo } from './authn';
 import { Authenticator } from './authn';
+import type { ImpersonationRequest } from './impersonation';
+import { impersonate } from './impersonation';
 import {
   bootstrapClusterRoleBindings,
   bootstrapClusterRoles,
@@ -235,7 +237,12 @@ export class ApiServer {
       });
       return this.respond(ctx, 401, S.unauthorized());
     }
-    const user = authn.user;
+    let user = authn.user;
+    if (req.impersonate) {
+      const imp = this.impersonation(req, info, user, authn.method);
+      if ('code' in imp) return imp;
+      user = imp;
+    }
     const traced = isWrite || !isComponent(user);
     const ctx: Ctx = { req, info, user, traced, last: req.causedBy };
     if (req.name)
@@ -1054,6 +1061,41 @@ export class ApiServer {
   }
 
   // ---------------------------------------------------------------- pipeline helpers
+
+  /** The impersonation filter: between authentication and authorization, as upstream. */
+  private impersonation(
+    req: ApiRequest,
+    info: ResourceInfo,
+    requester: UserInfo,
+    method: string,
+  ): UserInfo | ApiResponse {
+    const ctx: Ctx = { req, info, user: requester, traced: true, last: req.causedBy };
+    this.step(
+      ctx,
+      'authenticate',
+      `Authenticated ${requester.name} (${requester.groups.join(', ')}) by ${method}`,
+      { user: requester.name, groups: requester.groups },
+    );
+    const res = impersonate(requester, req.impersonate as ImpersonationRequest, (a) =>
+      this.authorize(a),
+    );
+    if (!res.ok) {
+      this.step(ctx, 'impersonate', `Impersonation denied: ${res.why}`, { allowed: false });
+      const d = res.denied;
+      return this.respond(
+        ctx,
+        403,
+        S.forbidden({ group: d.apiGroup, resource: d.resource }, d.name, res.why),
+      );
+    }
+    this.step(
+      ctx,
+      'impersonate',
+      `${requester.name} impersonates ${res.user.name} (${res.user.groups.join(', ')})`,
+      { requester: requester.name, user: res.user.name, groups: res.user.groups },
+    );
+    return res.user;
+  }
 
   private attributes(ctx: Ctx): RequestAttributes {
     const { req, info, user } = ctx;

@@ -49,6 +49,8 @@ export interface ApiRequest {
   userAgent?: string;
   /** trace seq that caused this call (propagated into the apiserver's trace events) */
   causedBy?: number;
+  /** Impersonate-User / Impersonate-Group / Impersonate-Uid headers (`kubectl --as`) */
+  impersonate?: { user: string; groups?: string[]; uid?: string };
 }
 
 export type ApiResponseBody = KubeObject | KubeList | Table | Status | string;

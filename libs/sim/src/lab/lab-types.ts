@@ -66,6 +66,8 @@ export interface LabRequest {
   query?: RequestQuery;
   /** trace seq of the step that sent this request (kubectl's own event), so the journey starts there */
   causedBy?: number;
+  /** `kubectl --as` / `--as-group`: the apiserver's impersonation filter acts on these */
+  impersonate?: { user: string; groups?: string[]; uid?: string };
 }
 
 export interface Lab {

@@ -1,9 +1,10 @@
 // `kubectl`: global flags, kubeconfig, then one verb. Each verb lives in its own file over the shared
 // parser (STYLE.md); this file only dispatches and turns the verb's Out into a CommandResult.
 
-import type { Lab } from '../../lab/lab-types';
+import type { Credentials, ApiResponse } from '../../client/api-client';
+import type { Lab, LabRequest } from '../../lab/lab-types';
 import type { CommandContext, CommandResult } from '../shell/command-types';
-import { FlagError, boolFlag, flag, parseKubeArgs } from './kube-args';
+import { FlagError, boolFlag, flag, flagAll, parseKubeArgs } from './kube-args';
 import { KubeClient, type KubeClientOptions } from './kube-client';
 import type { Kubeconfig } from './kubeconfig';
 import { parseKubeconfig } from './kubeconfig';
@@ -230,18 +231,22 @@ export function runKubectl(ctx: CommandContext, deps: KubectlDeps): CommandResul
       exitCode: 1,
     };
   }
+  // --as / --as-group become Impersonate-* headers: the request authenticates as the kubeconfig
+  // user and the apiserver's impersonation filter decides whether it may act as someone else.
   const asUser = flag(args, 'as');
-  if (asUser) {
-    config = {
-      ...config,
-      users: [...config.users, { name: asUser }],
-      contexts: config.contexts.map((c) =>
-        c.name === config?.currentContext ? { ...c, user: asUser } : c,
-      ),
+  const asGroups = flagAll(args, 'as-group');
+  if (!asUser && asGroups.length) {
+    // clientcmd's kubeconfig validation (validateAuthInfo) rejects this before any request
+    const authInfo = config.contexts.find((c) => c.name === config?.currentContext)?.user ?? '';
+    return {
+      stdout: '',
+      stderr: `error: invalid configuration: requesting uid, groups or user-extra for ${authInfo} without impersonating a user\n`,
+      exitCode: 1,
     };
   }
+  const lab: Lab = asUser ? impersonating(deps.lab, { user: asUser, groups: asGroups }) : deps.lab;
   const client = new KubeClient({
-    lab: deps.lab,
+    lab,
     config,
     configPath,
     nowWallMs: deps.nowWallMs,
@@ -304,4 +309,16 @@ function levenshtein(a: string, b: string): number {
     }
   }
   return (d[a.length] as number[])[b.length] as number;
+}
+
+/** The lab as seen through `--as`: every request carries the impersonation headers. */
+function impersonating(lab: Lab, as: { user: string; groups: string[] }): Lab {
+  const impersonate = as.groups.length ? as : { user: as.user };
+  const request = (user: string, req: LabRequest): ApiResponse =>
+    lab.request(user, { ...req, impersonate });
+  return Object.assign(Object.create(lab) as Lab, {
+    request,
+    requestAs: (credentials: Credentials, req: LabRequest): ApiResponse =>
+      lab.requestAs(credentials, { ...req, impersonate }),
+  });
 }
