@@ -19,12 +19,15 @@ export type TLabCommandOutput = {
  * Runs one command line (kubectl, etcdctl, the node shell) against a lab, in the terminal state
  * the previous command left (null: a fresh shell on the control plane). Commands that let time
  * pass (`sleep`, `kubectl rollout status`) must do it through `advance`, so the store sees it.
+ * `initialFiles` go into /root only for a fresh shell (no terminal state yet), so the learner's
+ * own edits to them are never overwritten by a later command.
  */
 export type TLabShell = (
   lab: SimLab,
   line: string,
   advance: (ms: number) => unknown,
   terminalState: string | null,
+  initialFiles?: Readonly<Record<string, string>>,
 ) => TLabCommandOutput;
 
 export const LAB_SHELL = Symbol('LAB_SHELL');
@@ -60,8 +63,12 @@ function parseState(text: string | null): TerminalState | undefined {
  * another process since the last one) from the state the previous command saved, so ssh hops,
  * the working directory, variables, history and `kubectl proxy` carry over.
  */
-export const simLabShell: TLabShell = (lab, line, advance, terminalState) => {
-  const terminal = createTerminal(withAdvance(lab, advance), { state: parseState(terminalState) });
+export const simLabShell: TLabShell = (lab, line, advance, terminalState, initialFiles) => {
+  const files = terminalState === null && initialFiles ? { ...initialFiles } : undefined;
+  const terminal = createTerminal(withAdvance(lab, advance), {
+    state: parseState(terminalState),
+    ...(files ? { files } : {}),
+  });
   const { stdout, stderr, exitCode, prompt, openEditor } = terminal.exec(line);
   return {
     stdout,

@@ -7,6 +7,7 @@ import type {
   TLabNotice,
   TLabView,
 } from '@kubejourney/contracts';
+import { CHAPTER_LAB_FILES } from '@kubejourney/content';
 import type { LabWriteContext, TLabCommit, TLabWriteResult } from '@kubejourney/db';
 import { ADMIN_USER, type ApiResponse, type LabRequest, type SimLab } from '@kubejourney/sim';
 import { randomInt } from 'node:crypto';
@@ -100,6 +101,8 @@ export class LabsService {
         command,
         (ms) => ctx.advance(ms),
         ctx.terminalState,
+        // A sandbox starts with the files the chapters' commands use (kubectl apply -f deployment.yaml).
+        ctx.row.kind === 'SANDBOX' ? CHAPTER_LAB_FILES : undefined,
       );
       ctx.terminalState = terminalState;
       const simTimeMs = ctx.lab.now;
