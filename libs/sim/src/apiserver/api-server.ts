@@ -364,10 +364,12 @@ export class ApiServer {
     if (!entry) return this.respond(ctx, 404, S.notFound(ctx.info, ctx.req.name as string));
     if (isCorrupt(entry)) return this.respond(ctx, 500, S.internalError(entry.error));
     if (ctx.req.query?.asTable) {
-      const table = printTable(ctx.info.resource, [deepClone(entry)], {
+      // the printers only read: they take the frozen cached object (no copy); rows share it
+      const table = printTable(ctx.info.resource, [entry], {
         startMs: this.startMs,
         nowMs: this.now(),
         resourceVersion: entry.metadata.resourceVersion,
+        rowCache: this.cache.printedRows,
       });
       return this.respond(ctx, 200, table, { from: 'watch cache' });
     }
@@ -386,27 +388,31 @@ export class ApiServer {
         return this.respond(ctx, 400, S.badRequest(err.message));
       throw err;
     }
-    const items: KubeObject[] = [];
+    // matching cached objects, frozen and shared: a Table only reads them (its rows hand the
+    // frozen object out, so a client cannot change the cache); a List gets independent copies
+    const matched: KubeObject[] = [];
     for (const e of this.cache.list(info.resource, info.namespaced ? req.namespace : undefined)) {
       if (isCorrupt(e)) return this.respond(ctx, 500, S.internalError(e.error));
       if (matchesRequirements(e.metadata.labels, labelSel) && matchesFields(e, fieldSel))
-        items.push(deepClone(e));
+        matched.push(e);
+    }
+    const resourceVersion = String(this.etcd.revision);
+    if (req.query?.asTable) {
+      const table = printTable(info.resource, matched, {
+        startMs: this.startMs,
+        nowMs: this.now(),
+        resourceVersion,
+        rowCache: this.cache.printedRows,
+      });
+      return this.respond(ctx, 200, table, { items: matched.length, from: 'watch cache' });
     }
     const list: KubeList = {
       apiVersion: groupVersion(info),
       kind: `${info.kind}List`,
-      metadata: { resourceVersion: String(this.etcd.revision) },
-      items,
+      metadata: { resourceVersion },
+      items: matched.map((e) => deepClone(e)),
     };
-    if (req.query?.asTable) {
-      const table = printTable(info.resource, items, {
-        startMs: this.startMs,
-        nowMs: this.now(),
-        resourceVersion: list.metadata.resourceVersion,
-      });
-      return this.respond(ctx, 200, table, { items: items.length, from: 'watch cache' });
-    }
-    return this.respond(ctx, 200, list, { items: items.length, from: 'watch cache' });
+    return this.respond(ctx, 200, list, { items: matched.length, from: 'watch cache' });
   }
 
   watch(

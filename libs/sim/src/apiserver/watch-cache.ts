@@ -7,6 +7,7 @@ import type { WatchEvent } from '../client/api-client';
 import type { KubeObject } from '../model';
 import type { ResourceInfo } from '../model/resources';
 import { RESOURCES } from '../model/resources';
+import type { PreparedRow } from './printers';
 
 export interface CachedEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -32,6 +33,8 @@ export function isCorrupt(e: CacheEntry | undefined): e is CorruptEntry {
 interface ResourceCache {
   info: ResourceInfo;
   objects: Map<string, CacheEntry>;
+  /** the keys of `objects` in etcd order, kept sorted as keys come and go (null: rebuild) */
+  sorted: string[] | null;
   history: CachedEvent[];
   /** every event with revision > bound is in history */
   bound: number;
@@ -64,6 +67,12 @@ export function resourceForKey(
 
 export class WatchCache {
   private caches = new Map<string, ResourceCache>();
+  /**
+   * The printed Table rows of cached objects. The objects are frozen and each stored version is
+   * one object, so identity is (resource, uid, resourceVersion); the entries go with the objects
+   * (bounded by the cache itself) and are never part of the lab's serialized state.
+   */
+  readonly printedRows = new WeakMap<KubeObject, PreparedRow>();
 
   constructor(
     startRevision: number,
@@ -73,6 +82,7 @@ export class WatchCache {
       this.caches.set(info.resource, {
         info,
         objects: new Map(),
+        sorted: null,
         history: [],
         bound: startRevision,
         ...(info.resource === 'pods' ? { byNode: new Map<string, CachedEvent[]>() } : {}),
@@ -92,15 +102,27 @@ export class WatchCache {
   list(resource: string, namespace?: string): CacheEntry[] {
     const c = this.caches.get(resource);
     if (!c) return [];
-    const prefix =
-      namespace && c.info.namespaced ? `/registry/${c.info.etcdPrefix}/${namespace}/` : '';
-    const keys = [...c.objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-    return keys.map((k) => c.objects.get(k) as CacheEntry);
+    const keys = (c.sorted ??= [...c.objects.keys()].sort());
+    const out: CacheEntry[] = [];
+    if (!(namespace && c.info.namespaced)) {
+      for (const k of keys) out.push(c.objects.get(k) as CacheEntry);
+      return out;
+    }
+    const prefix = `/registry/${c.info.etcdPrefix}/${namespace}/`;
+    for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
+      const k = keys[i] as string;
+      if (!k.startsWith(prefix)) break;
+      out.push(c.objects.get(k) as CacheEntry);
+    }
+    return out;
   }
 
   /** Seeds the current state without history (startup / restore). */
   seed(resource: string, key: string, entry: CacheEntry): void {
-    this.caches.get(resource)?.objects.set(key, deepFreeze(entry));
+    const c = this.caches.get(resource);
+    if (!c) return;
+    if (!c.objects.has(key)) addKey(c, key);
+    c.objects.set(key, deepFreeze(entry));
   }
 
   apply(
@@ -116,10 +138,11 @@ export class WatchCache {
     const prev = prevEntry && !isCorrupt(prevEntry) ? prevEntry : undefined;
     let ev: CachedEvent | null = null;
     if (entry === null) {
-      c.objects.delete(key);
+      if (c.objects.delete(key)) removeKey(c, key);
       if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision };
     } else {
       deepFreeze(entry);
+      if (!prevEntry) addKey(c, key);
       c.objects.set(key, entry);
       if (!isCorrupt(entry))
         ev = prev
@@ -195,6 +218,28 @@ export class WatchCache {
 export function lastRevision(c: ResourceCache): number | null {
   const last = c.history[c.history.length - 1];
   return last ? last.revision : null;
+}
+
+/** The first index whose key is >= `key` (code-unit order, as Array.prototype.sort). */
+function lowerBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function addKey(c: ResourceCache, key: string): void {
+  if (c.sorted) c.sorted.splice(lowerBound(c.sorted, key), 0, key);
+}
+
+function removeKey(c: ResourceCache, key: string): void {
+  if (!c.sorted) return;
+  const i = lowerBound(c.sorted, key);
+  if (c.sorted[i] === key) c.sorted.splice(i, 1);
 }
 
 function nodeOf(o: KubeObject | undefined): string | undefined {

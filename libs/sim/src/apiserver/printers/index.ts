@@ -1,5 +1,5 @@
 export { printTable, printerFor, resolveNow } from './print-table';
-export type { PrintOptions, ResourcePrinter } from './printer-types';
+export type { PreparedRow, PrintOptions, ResourcePrinter } from './printer-types';
 export { humanDuration, timestampSince } from './human-duration';
 export { podStatusCells } from './pod-printer';
 export { nodeRoles, nodeStatusCell } from './node-printer';

@@ -2,9 +2,10 @@
 // RESTARTS with "(5m3s ago)", and the wide IP / NODE / NOMINATED NODE / READINESS GATES cells.
 
 import type { KubeObject } from '../../model';
-import { timestampSince } from './human-duration';
-import type { PrintContext, ResourcePrinter } from './printer-types';
-import { ageCol, col, field, nameCol, num, rec, str } from './printer-types';
+import { humanDuration } from './human-duration';
+import { renderRow } from './render-row';
+import type { PreparedRow, PrintContext, ResourcePrinter, TimedCell } from './printer-types';
+import { ageCol, col, field, instant, nameCol, num, rec, str } from './printer-types';
 
 type Rec = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ function recs(v: unknown): Rec[] {
 function terminatedAt(cs: Rec): number {
   const fin = str(((cs.lastState as Rec | undefined)?.terminated as Rec | undefined)?.finishedAt);
   if (!fin) return 0;
-  const t = fin ? Date.parse(fin) : NaN;
+  const t = Date.parse(fin);
   return Number.isNaN(t) ? 0 : t;
 }
 
@@ -32,8 +33,26 @@ function hasCondition(status: Rec, type: string): boolean {
   return false;
 }
 
+interface PodStatusParts {
+  ready: string;
+  reason: string;
+  restarts: number;
+  /** when the last restarted container last terminated (epoch ms), 0 when unknown */
+  lastRestart: number;
+}
+
 /** The STATUS, READY and RESTARTS cells of one pod. */
 export function podStatusCells(pod: KubeObject, now: number): [string, string, string] {
+  const p = podStatusParts(pod);
+  const restarts =
+    p.restarts !== 0 && p.lastRestart !== 0
+      ? `${p.restarts} (${humanDuration(now - p.lastRestart)} ago)`
+      : String(p.restarts);
+  return [p.ready, p.reason, restarts];
+}
+
+/** printPod's READY, STATUS and restart count, everything of it that does not move with time. */
+function podStatusParts(pod: KubeObject): PodStatusParts {
   const spec = rec(pod.spec);
   const status = rec(pod.status);
   const containers = recs(spec.containers);
@@ -114,11 +133,7 @@ export function podStatusCells(pod: KubeObject, now: number): [string, string, s
   const deleting = !!pod.metadata?.deletionTimestamp;
   if (deleting && status.reason === 'NodeLost') reason = 'Unknown';
   else if (deleting && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
-  let restartsStr = String(restarts);
-  if (restarts !== 0 && lastRestart !== 0) {
-    restartsStr = `${restarts} (${timestampSince(new Date(lastRestart).toISOString(), now)} ago)`;
-  }
-  return [`${readyContainers}/${totalContainers}`, reason, restartsStr];
+  return { ready: `${readyContainers}/${totalContainers}`, reason, restarts, lastRestart };
 }
 
 function readinessGates(pod: KubeObject): string {
@@ -150,21 +165,44 @@ export const podPrinter: ResourcePrinter = {
       1,
     ),
   ],
-  row(pod: KubeObject, ctx: PrintContext) {
-    const [ready, status, restarts] = podStatusCells(pod, ctx.now);
-    const st = pod.status as Rec | undefined;
-    const ips = recs(st?.podIPs);
-    const ip = str(ips[0]?.ip) || str(st?.podIP) || '<none>';
-    return [
-      str(pod.metadata?.name),
-      ready,
-      status,
-      restarts,
-      timestampSince(pod.metadata?.creationTimestamp, ctx.now),
-      ip,
-      str((pod.spec as Rec | undefined)?.nodeName) || '<none>',
-      str(st?.nominatedNodeName) || '<none>',
-      readinessGates(pod),
-    ];
-  },
+  row: (pod: KubeObject, ctx: PrintContext) => renderRow(preparePod(pod), ctx.now),
+  prepare: preparePod,
 };
+
+const RESTARTS = 3;
+const AGE = 4;
+
+function preparePod(pod: KubeObject): PreparedRow {
+  const p = podStatusParts(pod);
+  const st = pod.status as Rec | undefined;
+  const ips = recs(st?.podIPs);
+  const ip = str(ips[0]?.ip) || str(st?.podIP) || '<none>';
+  const cells = [
+    str(pod.metadata?.name),
+    p.ready,
+    p.reason,
+    String(p.restarts),
+    '',
+    ip,
+    str((pod.spec as Rec | undefined)?.nodeName) || '<none>',
+    str(st?.nominatedNodeName) || '<none>',
+    readinessGates(pod),
+  ];
+  const age: TimedCell = {
+    index: AGE,
+    at: instant(pod.metadata?.creationTimestamp),
+    before: '',
+    after: '',
+  };
+  // "5 (3m2s ago)": the age of the last restart moves with the clock too
+  if (p.restarts !== 0 && p.lastRestart !== 0) {
+    const restarted: TimedCell = {
+      index: RESTARTS,
+      at: p.lastRestart,
+      before: `${p.restarts} (`,
+      after: ' ago)',
+    };
+    return { cells, timed: [restarted, age] };
+  }
+  return { cells, timed: [age] };
+}

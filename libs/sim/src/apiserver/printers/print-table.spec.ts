@@ -302,6 +302,55 @@ describe('printTable pods', () => {
     const t = printTable('pods', [obj], NOW);
     expect(t.rows[0]?.cells).toEqual(['my-app-7d9f4b6c5-x2k1m', ...cells]);
     expect(t.rows[0]?.object).toBe(obj);
+    // the apiserver's path (a prepared row per object version) prints the very same cells
+    const cached = printTable('pods', [obj], { ...NOW, rowCache: new WeakMap() });
+    expect(cached.rows[0]?.cells).toEqual(t.rows[0]?.cells);
+  });
+
+  it('should move AGE and the last restart with the clock when a cached row is reused', () => {
+    const crashing = pod(
+      { nodeName: 'node-1' },
+      {
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'app',
+            ready: false,
+            restartCount: 4,
+            state: { waiting: { reason: 'CrashLoopBackOff' } },
+            lastState: { terminated: { exitCode: 1, finishedAt: ts(4 * 60_000) } },
+          },
+        ],
+      },
+    );
+    const missing = { ...pod(), metadata: { name: 'no-timestamp' } };
+    const rowCache = new WeakMap();
+    const at = (nowMs: number) =>
+      printTable('pods', [crashing, missing], { startMs: START, nowMs, rowCache }).rows.map((r) =>
+        r.cells.slice(0, 5),
+      );
+    expect(at(10 * 60_000)).toEqual([
+      ['my-app-7d9f4b6c5-x2k1m', '0/1', 'CrashLoopBackOff', '4 (6m ago)', '10m'],
+      ['no-timestamp', '0/1', '', '0', '<unknown>'],
+    ]);
+    expect(at(4 * 3_600_000)).toEqual([
+      ['my-app-7d9f4b6c5-x2k1m', '0/1', 'CrashLoopBackOff', '4 (3h56m ago)', '4h'],
+      ['no-timestamp', '0/1', '', '0', '<unknown>'],
+    ]);
+    // without the cache, the printer itself agrees
+    expect(
+      printTable('pods', [crashing, missing], { startMs: START, nowMs: 4 * 3_600_000 }).rows.map(
+        (r) => r.cells.slice(0, 5),
+      ),
+    ).toEqual(at(4 * 3_600_000));
+  });
+
+  it('should hand out fresh cell arrays when rows come from the cache', () => {
+    const rowCache = new WeakMap();
+    const obj = pod();
+    const first = printTable('pods', [obj], { ...NOW, rowCache }).rows[0]?.cells as unknown[];
+    first[1] = 'changed by a client';
+    expect(printTable('pods', [obj], { ...NOW, rowCache }).rows[0]?.cells[1]).toBe('0/1');
   });
 });
 

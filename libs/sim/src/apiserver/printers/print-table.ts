@@ -5,6 +5,7 @@
 import type { KubeObject, Table, TableRow } from '../../model';
 import type { PrintOptions, ResourcePrinter } from './printer-types';
 import { podPrinter } from './pod-printer';
+import { renderRow } from './render-row';
 import { deploymentPrinter, jobPrinter, replicaSetPrinter } from './workload-printers';
 import { nodePrinter } from './node-printer';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service-printers';
@@ -60,7 +61,25 @@ export function resolveNow(opts: PrintOptions): number {
 export function printTable(resource: string, objects: KubeObject[], opts: PrintOptions): Table {
   const printer = printerFor(resource);
   const ctx = { now: resolveNow(opts), wide: opts.wide ?? true };
-  const rows: TableRow[] = objects.map((object) => ({ cells: printer.row(object, ctx), object }));
+  const cache = opts.rowCache;
+  const prepare = printer.prepare;
+  const rows: TableRow[] = new Array<TableRow>(objects.length);
+  if (cache && prepare && ctx.wide) {
+    for (let i = 0; i < objects.length; i++) {
+      const object = objects[i] as KubeObject;
+      let prepared = cache.get(object);
+      if (!prepared) {
+        prepared = prepare(object);
+        cache.set(object, prepared);
+      }
+      rows[i] = { cells: renderRow(prepared, ctx.now), object };
+    }
+  } else {
+    for (let i = 0; i < objects.length; i++) {
+      const object = objects[i] as KubeObject;
+      rows[i] = { cells: printer.row(object, ctx), object };
+    }
+  }
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

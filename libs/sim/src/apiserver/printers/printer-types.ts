@@ -19,6 +19,12 @@ export interface PrintOptions {
   wide?: boolean;
   /** metadata.resourceVersion of the list the table was built from */
   resourceVersion?: string;
+  /**
+   * Prepared rows by (frozen, immutable) object: the apiserver's watch cache holds exactly one
+   * frozen object per stored version, so identity stands for (resource, uid, resourceVersion)
+   * and entries go away with the objects. Never pass objects that may still change.
+   */
+  rowCache?: WeakMap<KubeObject, PreparedRow>;
 }
 
 export interface PrintContext {
@@ -28,9 +34,37 @@ export interface PrintContext {
 
 export type RowPrinter = (obj: KubeObject, ctx: PrintContext) => unknown[];
 
+/**
+ * A cell whose text moves with the clock: `before + humanDuration(now - at) + after`, or
+ * `<unknown>` when `at` is NaN (a missing or unparsable timestamp, as translateTimestampSince).
+ */
+export interface TimedCell {
+  index: number;
+  at: number;
+  before: string;
+  after: string;
+}
+
+/**
+ * A row printed once per object version: every cell that does not depend on "now", plus the
+ * instants of those that do. The apiserver keeps one per cached object, so a list of thousands of
+ * unchanged pods only formats their ages again.
+ */
+export interface PreparedRow {
+  cells: readonly unknown[];
+  timed: readonly TimedCell[];
+}
+
 export interface ResourcePrinter {
   columns: TableColumnDefinition[];
   row: RowPrinter;
+  /** the row split into its clock-free cells and timed cells (wide rows; only the big lists) */
+  prepare?: (obj: KubeObject) => PreparedRow;
+}
+
+/** The instant of an RFC3339 timestamp, NaN when missing or unparsable (printed `<unknown>`). */
+export function instant(iso: unknown): number {
+  return iso ? Date.parse(iso as string) : NaN;
 }
 
 const NAME_DOC =
