@@ -1,6 +1,6 @@
 import { createLab, restoreLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
-import { mergeLabSnapshot, splitLabSnapshot } from './lab-snapshot';
+import { mergeLabSnapshot, splitLabSnapshot, splitLabState } from './lab-snapshot';
 
 // A serialized lab in the simulator's layout (only the sections this module touches matter).
 const serialized = JSON.stringify({
@@ -94,5 +94,56 @@ describe('lab snapshot', () => {
     const merged = mergeLabSnapshot(p.core, p.parts, p.kvs, p.events);
     expect(merged).toBe(text);
     expect(restoreLab(merged).serialize()).toBe(text);
+  });
+
+  it('should store each component as a part and keep only its key in the core when split', () => {
+    const lab = createLab({ seed: 42 });
+    lab.advance(1_000);
+    const p = splitLabSnapshot(lab.serialize());
+    const core = JSON.parse(p.core) as { components: unknown[] };
+    expect(core.components.length).toBeGreaterThan(3);
+    expect(core.components.every((c) => typeof c === 'string')).toBe(true);
+    const names = new Set(p.parts.map((part) => part.name));
+    for (const key of core.components) expect(names.has(`component/${String(key)}`)).toBe(true);
+  });
+
+  it('should merge a core stored before components were split', () => {
+    const lab = createLab({ seed: 42 });
+    lab.advance(1_000);
+    const text = lab.serialize();
+    const p = splitLabSnapshot(text);
+    const legacyCore = JSON.stringify({
+      ...JSON.parse(p.core),
+      components: (JSON.parse(text) as { components: unknown }).components,
+    });
+    const parts = p.parts.filter((part) => !part.name.startsWith('component/'));
+    expect(mergeLabSnapshot(legacyCore, parts, p.kvs, p.events)).toBe(text);
+  });
+
+  it('should give the same core and parts as the full split when a real lab is cut', () => {
+    const lab = createLab({ seed: 42 });
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+    });
+    lab.advance(3_000);
+    const text = lab.serialize();
+    const full = splitLabSnapshot(text);
+    expect(full.kvs.length).toBeGreaterThan(10);
+    expect(full.events.length).toBeGreaterThan(10);
+    expect(splitLabState(text)).toEqual({ core: full.core, parts: full.parts });
+  });
+
+  it('should fall back to the full split when the text is not in the expected layout', () => {
+    // keys in another order: the cut markers do not match, the result must still be right
+    const reordered = JSON.stringify({
+      trace: JSON.parse(serialized).trace,
+      ...JSON.parse(serialized),
+    });
+    const full = splitLabSnapshot(reordered);
+    expect(splitLabState(reordered)).toEqual({ core: full.core, parts: full.parts });
+    const full2 = splitLabSnapshot(serialized);
+    expect(splitLabState(serialized)).toEqual({ core: full2.core, parts: full2.parts });
   });
 });

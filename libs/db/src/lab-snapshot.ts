@@ -7,7 +7,9 @@ import type { TLabObjectRecord, TLabTraceRecord } from './lab.repository';
 // - the big sections of each node machine (`hosts[i].files`, `.containerd`, ...): one
 //   LabStatePart row each, rewritten only when their text changes (a node's files, ~60 KB on the
 //   control plane, almost never do);
-// - the rest ("core": clock, rng, wake queue, components' state...): Lab.coreState, a few KB.
+// - each component's saved state (`components[i]`, keyed by its `key`): one LabStatePart row each,
+//   so a tick rewrites the few components that moved, not all of them (~47 KB together);
+// - the rest ("core": clock, rng, wake queue, etcd header...): Lab.coreState, a few KB.
 // Merging puts everything back where the simulator expects it, byte for byte. This module is the
 // only one that knows those paths.
 
@@ -73,13 +75,45 @@ export function splitLabSnapshot(serialized: string): TLabSnapshotParts {
     parts.push({ name: `host/${name}`, value: JSON.stringify(base) });
     return name;
   });
+  const components = splitComponents(root, parts);
   const core = JSON.stringify({
     ...root,
     etcd: { ...etcd, kvs: [] },
     hosts,
+    ...(components ? { components } : {}),
     trace: { ...trace, events: [] },
   });
   return { core, parts, kvs, events };
+}
+
+/**
+ * Moves each component (`{ key, gen, watchAt, timers, state }`) to a part `component/<key>` and
+ * returns the keys that stand in for them in the core; undefined when the lab has no component
+ * list in that shape (then the core keeps whatever `components` holds).
+ */
+function splitComponents(root: TJson, parts: TLabStatePartRecord[]): string[] | undefined {
+  const list = root['components'];
+  if (!Array.isArray(list)) return undefined;
+  const isKeyed = list.every(
+    (c: unknown) =>
+      typeof c === 'object' && c !== null && typeof (c as { key?: unknown }).key === 'string',
+  );
+  if (!isKeyed) return undefined;
+  return list.map((c: { key: string }) => {
+    parts.push({ name: `component/${c.key}`, value: JSON.stringify(c) });
+    return c.key;
+  });
+}
+
+/** The inverse of splitComponents (a core from before components were split keeps its list). */
+function mergeComponents(root: TJson, byName: Map<string, string>): unknown {
+  const list = root['components'];
+  if (!Array.isArray(list) || !list.every((c: unknown) => typeof c === 'string')) return list;
+  return list.map((key: string) => {
+    const text = byName.get(`component/${key}`);
+    if (text === undefined) throw new Error(`stored lab has no part "component/${key}"`);
+    return JSON.parse(text) as unknown;
+  });
 }
 
 /**
@@ -107,10 +141,61 @@ export function mergeLabSnapshot(
     return host;
   });
   const sorted = [...kvs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const components = mergeComponents(root, byName);
   return JSON.stringify({
     ...root,
     etcd: { ...etcd, kvs: sorted },
     hosts,
+    ...(components === undefined ? {} : { components }),
     trace: { ...trace, events },
   });
+}
+
+/** Where the keyspace and the trace events sit in `serialize()`'s text (see splitLabState). */
+const KVS_OPEN = '"kvs":[';
+const KVS_CLOSE = '],"raftTerm":';
+const EVENTS_OPEN = '"events":[';
+
+/**
+ * The core and the parts of a serialized lab, without its keyspace and trace events: what a
+ * tick needs (the keys it changed come from etcd itself, its events from `trace(since)`).
+ * Those two lists are most of the text (~190 KB of keys on a small cluster); they are cut out
+ * of the text before parsing instead of being parsed and thrown away. The cut relies on
+ * `serialize()` writing `etcd` as { ..., kvs: [...], raftTerm, ... } and `trace` last as
+ * { nextSeq, events: [...] }: a marker cannot occur inside a JSON string (its quotes would be
+ * escaped) and the kv records have fixed fields. Whatever does not match exactly falls back to
+ * the full split, so the result is the same either way.
+ */
+export function splitLabState(serialized: string): Pick<TLabSnapshotParts, 'core' | 'parts'> {
+  const cut = cutKeyspaceAndEvents(serialized);
+  if (cut !== null) {
+    try {
+      const split = splitLabSnapshot(cut);
+      if (split.kvs.length === 0 && split.events.length === 0) {
+        return { core: split.core, parts: split.parts };
+      }
+    } catch {
+      // not the layout we expected: the full split below decides
+    }
+  }
+  const full = splitLabSnapshot(serialized);
+  return { core: full.core, parts: full.parts };
+}
+
+function cutKeyspaceAndEvents(text: string): string | null {
+  const etcdAt = text.indexOf('"etcd":{');
+  if (etcdAt < 0) return null;
+  const kvsAt = text.indexOf(KVS_OPEN, etcdAt);
+  if (kvsAt < 0) return null;
+  const kvsEnd = text.indexOf(KVS_CLOSE, kvsAt);
+  if (kvsEnd < 0) return null;
+  const traceAt = text.lastIndexOf(',"trace":{"nextSeq":');
+  if (traceAt < kvsEnd) return null;
+  const eventsAt = text.indexOf(EVENTS_OPEN, traceAt);
+  if (eventsAt < 0 || !text.endsWith(']}}')) return null;
+  return (
+    text.slice(0, kvsAt + KVS_OPEN.length) +
+    text.slice(kvsEnd, eventsAt + EVENTS_OPEN.length) +
+    ']}}'
+  );
 }

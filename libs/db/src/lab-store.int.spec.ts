@@ -157,6 +157,43 @@ describe('LabStore', () => {
     expect(trace.map((e) => e.seq)).toEqual(trace.map((_e, i) => i + 1));
   });
 
+  it('should persist what an etcd snapshot restore put back and took away', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    const createNamespace = (ctx: { lab: SimLab; isMutated: boolean }, name: string) => {
+      ctx.isMutated = true;
+      ctx.lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'namespaces',
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+      });
+    };
+    let saved: ReturnType<SimLab['snapshotSave']> | undefined;
+    await store.write(id, { skipLocked: false }, (ctx) => {
+      createNamespace(ctx, 'before');
+      saved = ctx.lab.snapshotSave();
+    });
+    wall += 500;
+    await store.write(id, { skipLocked: false }, (ctx) => {
+      ctx.catchUp();
+      createNamespace(ctx, 'after');
+    });
+    // the restore deletes "after" and rewrites every key with its old revision
+    wall += 500;
+    await store.write(id, { skipLocked: false }, (ctx) => {
+      ctx.catchUp();
+      ctx.lab.snapshotRestore(saved!);
+      ctx.isMutated = true;
+    });
+    const keys = (await loadLabObjects(prisma, id)).map((o) => o.key);
+    expect(keys).toContain('/registry/namespaces/before');
+    expect(keys).not.toContain('/registry/namespaces/after');
+    // what the database holds is exactly the lab in memory (a fresh process restores that)
+    const live = await store.write(id, { skipLocked: false }, (ctx) => ctx.lab.serialize());
+    const stored = JSON.parse(await storedSerialization(id)) as { etcd: unknown };
+    expect(live.kind === 'ok' && JSON.parse(live.result).etcd).toEqual(stored.etcd);
+  });
+
   it('should keep the terminal part through ticks and restores and drop it on reset', async () => {
     const store = newStore();
     const id = await createOne(store);

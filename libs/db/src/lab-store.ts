@@ -14,12 +14,18 @@ import {
   type TLabCommandRecord,
   type TLabHeader,
   type TLabKindDb,
+  type TLabObjectRecord,
   type TLabRecord,
   type TLabStateUpdate,
   type TLabStatusDb,
   type TLabTraceRecord,
 } from './lab.repository';
-import { mergeLabSnapshot, splitLabSnapshot, type TLabSnapshotParts } from './lab-snapshot';
+import {
+  mergeLabSnapshot,
+  splitLabSnapshot,
+  splitLabState,
+  type TLabSnapshotParts,
+} from './lab-snapshot';
 
 // The one place a lab changes: lock the row (one writer per lab across processes) → restore the
 // simulator (or take it from the in-process cache at the locked revision) → let the caller act
@@ -37,6 +43,8 @@ export interface TSimAdvance {
 
 export interface TSimLab {
   readonly now: number;
+  /** the lab's etcd: a write reads the keys `advance` reported changed from it */
+  readonly etcd: { get(key: string): TLabObjectRecord | undefined };
   advance(ms: number): TSimAdvance;
   nextWakeAt(): number | null;
   trace(sinceSeq?: number): TLabTraceRecord[];
@@ -82,14 +90,23 @@ export type TLabWriteResult<T> =
   { kind: 'not-found' } | { kind: 'busy' } | { kind: 'ok'; result: T; commit: TLabCommit | null };
 
 /**
- * A restored lab with what was last persisted for it: state-part texts and each etcd key's
- * modRevision, so a write finds what changed by comparison, whatever path changed it.
+ * A restored lab with the state-part texts last persisted for it, so a write finds which parts
+ * changed by comparison. Etcd keys need no such record: the simulator's etcd reports every key
+ * it put or deleted (requests, controllers, faults, snapshot restores alike) and `advance`
+ * hands them over, so a write reads exactly those keys.
  */
 interface TCachedLab<L> {
   lab: L;
   parts: Map<string, string>;
-  revisions: Map<string, number>;
 }
+
+/**
+ * Trace events a cached lab may hold in memory beyond what it was restored with. They are all
+ * persisted already and nothing reads them back from memory, but `serialize()` writes them out
+ * on every tick; past this many the instance is dropped after its write, and the next write
+ * restores it with only `restoreTraceEvents`.
+ */
+const TRACE_SLACK_EVENTS = 500;
 
 const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
 
@@ -244,7 +261,7 @@ export class LabStore<L extends TSimLab> {
       return { kind: 'ok' as const };
     }, TX_OPTIONS);
     if (outcome.kind !== 'ok') return outcome;
-    this.remember(id, 1, lab, fresh.snapshot);
+    this.remember(id, 1, lab, fresh.snapshot.parts);
     const at = new Date(fresh.state.clockAnchorWallMs);
     const { coreState: _core, lastActiveAt: _at, ...state } = fresh.state;
     return {
@@ -331,7 +348,7 @@ export class LabStore<L extends TSimLab> {
           trace: fresh.events,
           state,
         });
-        this.remember(labId, state.revision, lab, fresh.snapshot);
+        this.remember(labId, state.revision, lab, fresh.snapshot.parts);
         return {
           kind: 'ok' as const,
           result: null,
@@ -382,10 +399,13 @@ export class LabStore<L extends TSimLab> {
     return { snapshot, events, state };
   }
 
-  private remember(labId: string, revision: number, lab: L, snapshot: TLabSnapshotParts): void {
-    const parts = new Map(snapshot.parts.map((p) => [p.name, p.value]));
-    const revisions = new Map(snapshot.kvs.map((kv) => [kv.key, kv.modRevision]));
-    this.cache.set(labId, revision, { lab, parts, revisions });
+  private remember(
+    labId: string,
+    revision: number,
+    lab: L,
+    parts: readonly { name: string; value: string }[],
+  ): void {
+    this.cache.set(labId, revision, { lab, parts: new Map(parts.map((p) => [p.name, p.value])) });
   }
 
   private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<TCachedLab<L>> {
@@ -398,11 +418,7 @@ export class LabStore<L extends TSimLab> {
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
     const lab = this.engine.restore(mergeLabSnapshot(row.coreState, parts, objects, own));
-    return {
-      lab,
-      parts: new Map(parts.map((p) => [p.name, p.value])),
-      revisions: new Map(objects.map((o) => [o.key, o.modRevision])),
-    };
+    return { lab, parts: new Map(parts.map((p) => [p.name, p.value])) };
   }
 
   private async persist(
@@ -414,17 +430,20 @@ export class LabStore<L extends TSimLab> {
     // Drain what happened outside `advance` (requests made by a command) and get a fresh verdict
     // on quiescence; advancing by 0 ms moves no clock.
     const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
-    const split = splitLabSnapshot(lab.serialize());
+    const split = splitLabState(lab.serialize());
     const terminal =
       ctx.terminalState === null ? [] : [{ name: LAB_TERMINAL_PART, value: ctx.terminalState }];
     const snapshot = { ...split, parts: [...split.parts, ...terminal] };
-    // A key changed if its modRevision moved, or if etcd reported it (a snapshot restore puts
-    // old revisions back); it is gone if it was stored and is no longer there.
-    const upserts = snapshot.kvs.filter(
-      (kv) => cached.revisions.get(kv.key) !== kv.modRevision || ctx.changed.has(kv.key),
-    );
-    const present = new Set(snapshot.kvs.map((kv) => kv.key));
-    const deletes = [...cached.revisions.keys()].filter((key) => !present.has(key));
+    // Every key etcd reported since the last write (puts, deletes, a snapshot restore putting
+    // old revisions back): what it holds now is what gets stored. A key put then deleted (or
+    // deleted then put again) across several advances ends as its final state.
+    const upserts: TLabObjectRecord[] = [];
+    const deletes: string[] = [];
+    for (const key of new Set([...ctx.changed, ...ctx.deleted])) {
+      const kv = lab.etcd.get(key);
+      if (kv) upserts.push(toObjectRecord(kv));
+      else deletes.push(key);
+    }
     const partUpserts = snapshot.parts.filter((p) => cached.parts.get(p.name) !== p.value);
     const names = new Set(snapshot.parts.map((p) => p.name));
     const partDeletes = [...cached.parts.keys()].filter((name) => !names.has(name));
@@ -463,7 +482,10 @@ export class LabStore<L extends TSimLab> {
       command,
       state,
     });
-    this.remember(row.id, state.revision, lab, snapshot);
+    const inMemory = lab.trace(0).length;
+    if (inMemory <= this.options.restoreTraceEvents + TRACE_SLACK_EVENTS) {
+      this.remember(row.id, state.revision, lab, snapshot.parts);
+    }
     return this.toCommit(row, state, events, upserts.length + deletes.length > 0);
   }
 
@@ -492,6 +514,17 @@ export class LabStore<L extends TSimLab> {
       },
     };
   }
+}
+
+/** Copies only the stored fields (the simulator's record may carry more in the future). */
+function toObjectRecord(kv: TLabObjectRecord): TLabObjectRecord {
+  return {
+    key: kv.key,
+    value: kv.value,
+    createRevision: kv.createRevision,
+    modRevision: kv.modRevision,
+    version: kv.version,
+  };
 }
 
 /** Moves a trace event between simulator seqs and stored seqs (causes move with it). */

@@ -13,7 +13,9 @@ const ZLabWorkerEnv = z.object({
   // with the wall clock, the lab's clock slips instead of ticks (and lock holds) growing.
   LAB_MAX_CATCHUP_MS: z.coerce.number().int().positive().default(2_000),
   LAB_CACHE_SIZE: z.coerce.number().int().positive().default(2_000),
-  LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(2_000),
+  // Trace events a restored lab gets back in memory. Every event is in the database already and
+  // the server reads them from there; in memory they only make each write's serialize() longer.
+  LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(100),
   /** record every tick's lag and outcome in Redis (benchmarks) */
   LAB_METRICS: z.enum(['0', '1']).default('0'),
 });

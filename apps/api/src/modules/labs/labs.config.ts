@@ -15,8 +15,9 @@ const ZLabsEnv = z.object({
   LAB_MAX_CATCHUP_MS: z.coerce.number().int().positive().default(2_000),
   /** restored labs kept in memory per process */
   LAB_CACHE_SIZE: z.coerce.number().int().positive().default(200),
-  /** trace events a restored lab gets back in memory */
-  LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(2_000),
+  // Trace events a restored lab gets back in memory. Every event is in the database already and
+  // the server reads them from there; in memory they only make each write's serialize() longer.
+  LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(100),
   /** SSE comment sent on idle streams so proxies keep them open */
   LAB_SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
 });
