@@ -5,8 +5,14 @@ export const DEFAULT_START_TIME = '2026-01-05T09:00:00Z';
 
 /** RFC3339 with second precision, as metav1.Time serializes. */
 export function isoAt(startMs: number, simMs: number): string {
-  return new Date(startMs + simMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Every write in one tick asks for the same instant: format it once.
+  if (startMs === lastIso.start && simMs === lastIso.sim) return lastIso.text;
+  const text = new Date(startMs + simMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  lastIso = { start: startMs, sim: simMs, text };
+  return text;
 }
+
+let lastIso = { start: NaN, sim: NaN, text: '' };
 
 /** RFC3339 with microseconds, as metav1.MicroTime (Lease renewTime, Event eventTime). */
 export function microIsoAt(startMs: number, simMs: number): string {

@@ -29,6 +29,19 @@ export interface PodSummary {
 
 const h = (v: unknown): string => hex16(stableStringify(v ?? null));
 
+// Objects from the watch cache are deep-frozen and a pod's spec and labels are shared between
+// its versions (a status write keeps them), so their serialization is remembered per object.
+const frozenJson = new WeakMap<object, string>();
+function stableJson(v: unknown): string {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return stableStringify(v ?? null);
+  let s = frozenJson.get(v);
+  if (s === undefined) {
+    s = stableStringify(v);
+    frozenJson.set(v, s);
+  }
+  return s;
+}
+
 export function summarizeNode(node: Node): NodeSummary {
   return {
     rv: node.metadata.resourceVersion ?? '',
@@ -45,12 +58,17 @@ export function summarizePod(pod: Pod): PodSummary {
   delete meta.resourceVersion;
   delete meta.generation;
   delete meta.managedFields;
+  // the same text as stableStringify({ meta, spec: pod.spec }), with the spec's part remembered
+  const spec =
+    pod.spec === undefined
+      ? h({ meta })
+      : hex16(`{"meta":${stableStringify(meta)},"spec":${stableJson(pod.spec)}}`);
   return {
     rv: pod.metadata.resourceVersion ?? '',
     node: pod.spec.nodeName ?? '',
     terminal: isTerminal(pod),
-    labels: h(pod.metadata.labels),
-    spec: h({ meta, spec: pod.spec }),
+    labels: hex16(stableJson(pod.metadata.labels)),
+    spec,
   };
 }
 

@@ -17,6 +17,36 @@ describe('SchedulingQueue', () => {
     expect(q.pop()).toBeUndefined();
   });
 
+  it('should pop by the current priority when a queued pod is re-added with a new one', () => {
+    const q = new SchedulingQueue();
+    q.add({ key: 'default/a', priority: 0 }, 1);
+    q.add({ key: 'default/b', priority: 0 }, 2);
+    q.add({ key: 'default/c', priority: 0 }, 3);
+    q.add({ key: 'default/c', priority: 10 }, 4);
+    q.delete('default/a');
+    expect(q.activeCount()).toBe(2);
+    expect([q.pop()?.key, q.pop()?.key, q.pop()]).toEqual(['default/c', 'default/b', undefined]);
+    expect(q.activeCount()).toBe(0);
+  });
+
+  it('should pop the same order as a linear scan when hundreds of pods move between sub-queues', () => {
+    const q = new SchedulingQueue();
+    const interested = (pl: string) => pl === 'NodeResourcesFit';
+    for (let i = 0; i < 300; i++) q.add({ key: `default/p${i}`, priority: i % 3 }, i % 7);
+    for (let i = 0; i < 100; i++) q.requeueAfterFailure(q.pop()!, ['NodeResourcesFit'], 500 + i);
+    q.onClusterEvent('NodeAdd', interested, 5_000);
+    const expected = q
+      .list()
+      .filter((p) => p.where === 'active')
+      .sort((a, b) => b.priority - a.priority || a.timestamp - b.timestamp || a.seq - b.seq)
+      .map((p) => p.key);
+    expect(q.activeCount()).toBe(expected.length);
+    const popped: string[] = [];
+    for (let p = q.pop(); p; p = q.pop()) popped.push(p.key);
+    expect(popped).toEqual(expected);
+    expect(popped).toHaveLength(300);
+  });
+
   it('should double the backoff from 1 s up to 10 s when attempts grow', () => {
     expect([1, 2, 3, 4, 5, 6].map(backoffDuration)).toEqual([1000, 2000, 4000, 8000, 10000, 10000]);
   });

@@ -49,9 +49,30 @@ export function backoffDuration(attempts: number): number {
 
 const ceilTo = (t: number, period: number): number => Math.ceil(t / period) * period;
 
+/** activeQ's order (Less in scheduling_queue.go): higher priority, then earlier timestamp, then seq. */
+function before(a: ActiveEntry, b: ActiveEntry): boolean {
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp;
+  return a.seq < b.seq;
+}
+
+/** A heap slot: the pod plus the ordering keys it had when it entered activeQ. */
+interface ActiveEntry {
+  p: QueuedPod;
+  priority: number;
+  timestamp: number;
+  seq: number;
+}
+
 export class SchedulingQueue {
   private readonly pods = new Map<string, QueuedPod>();
   private seq = 0;
+  // Indexes over `pods`, so a cycle does not scan every queued pod (thousands when a big
+  // Deployment is created): activeQ is a binary heap whose slots go stale when their pod leaves
+  // or changes (checked on pop), backoffQ and unschedulablePods share one map for the tickers.
+  private heap: ActiveEntry[] = [];
+  private active = 0;
+  private readonly waiting = new Map<string, QueuedPod>();
 
   has(key: string): boolean {
     return this.pods.has(key);
@@ -69,10 +90,13 @@ export class SchedulingQueue {
   add(p: { key: string; uid?: string; priority: number; causedBy?: number }, now: number): void {
     const existing = this.pods.get(p.key);
     if (existing) {
-      existing.priority = p.priority;
+      if (existing.priority !== p.priority) {
+        existing.priority = p.priority;
+        if (existing.where === 'active') this.push(existing);
+      }
       return;
     }
-    this.pods.set(p.key, {
+    this.insert({
       ...p,
       timestamp: now,
       attempts: 0,
@@ -83,33 +107,30 @@ export class SchedulingQueue {
   }
 
   delete(key: string): void {
+    const p = this.pods.get(key);
+    if (!p) return;
     this.pods.delete(key);
+    if (p.where === 'active') this.active--;
+    else this.waiting.delete(key);
   }
 
   /** Pop: the highest priority, then the earliest timestamp, from activeQ. */
   pop(): QueuedPod | undefined {
-    let best: QueuedPod | undefined;
-    for (const p of this.pods.values()) {
-      if (p.where !== 'active') continue;
-      if (
-        !best ||
-        p.priority > best.priority ||
-        (p.priority === best.priority &&
-          (p.timestamp < best.timestamp || (p.timestamp === best.timestamp && p.seq < best.seq)))
-      ) {
-        best = p;
-      }
+    while (this.heap.length > 0) {
+      const top = this.heap[0] as ActiveEntry;
+      this.removeTop();
+      const p = top.p;
+      if (!this.isLive(top)) continue;
+      this.pods.delete(p.key);
+      this.active--;
+      p.attempts++;
+      return p;
     }
-    if (!best) return undefined;
-    this.pods.delete(best.key);
-    best.attempts++;
-    return best;
+    return undefined;
   }
 
   activeCount(): number {
-    let n = 0;
-    for (const p of this.pods.values()) if (p.where === 'active') n++;
-    return n;
+    return this.active;
   }
 
   /**
@@ -118,7 +139,7 @@ export class SchedulingQueue {
    */
   requeueAfterFailure(p: QueuedPod, unschedulablePlugins: string[], now: number): void {
     if (this.pods.has(p.key)) return;
-    this.pods.set(p.key, {
+    this.insert({
       ...p,
       timestamp: now,
       unschedulablePlugins,
@@ -131,7 +152,7 @@ export class SchedulingQueue {
   }
 
   private moveOut(p: QueuedPod, now: number): void {
-    p.where = this.backoffExpiry(p) > now ? 'backoff' : 'active';
+    this.setWhere(p, this.backoffExpiry(p) > now ? 'backoff' : 'active');
   }
 
   /**
@@ -146,9 +167,10 @@ export class SchedulingQueue {
     only?: string,
   ): string[] {
     const moved: string[] = [];
-    for (const p of this.pods.values()) {
+    const candidates =
+      only === undefined ? [...this.waiting.values()] : [this.waiting.get(only)].filter(Boolean);
+    for (const p of candidates as QueuedPod[]) {
       if (p.where !== 'unschedulable') continue;
-      if (only !== undefined && p.key !== only) continue;
       if (!p.unschedulablePlugins.some((pl) => interested(pl, event))) continue;
       this.moveOut(p, now);
       moved.push(p.key);
@@ -159,9 +181,9 @@ export class SchedulingQueue {
   /** The two tickers: flushBackoffQCompleted (1 s) and flushUnschedulablePodsLeftover (30 s). */
   flush(now: number): string[] {
     const moved: string[] = [];
-    for (const p of this.pods.values()) {
+    for (const p of [...this.waiting.values()]) {
       if (p.where === 'backoff' && ceilTo(this.backoffExpiry(p), BACKOFF_FLUSH_PERIOD_MS) <= now) {
-        p.where = 'active';
+        this.setWhere(p, 'active');
         moved.push(p.key);
       } else if (p.where === 'unschedulable' && this.leftoverFlushAt(p) <= now) {
         this.moveOut(p, now);
@@ -181,7 +203,7 @@ export class SchedulingQueue {
   /** When a ticker will next have something to move (for ctx.wakeAt). */
   nextTimerAt(): number | null {
     let next: number | null = null;
-    for (const p of this.pods.values()) {
+    for (const p of this.waiting.values()) {
       let at: number | null = null;
       if (p.where === 'backoff') at = ceilTo(this.backoffExpiry(p), BACKOFF_FLUSH_PERIOD_MS);
       else if (p.where === 'unschedulable') at = this.leftoverFlushAt(p);
@@ -198,7 +220,72 @@ export class SchedulingQueue {
     const q = new SchedulingQueue();
     if (!state) return q;
     q.seq = state.seq;
-    for (const p of state.pods) q.pods.set(p.key, { ...p });
+    for (const p of state.pods) q.insert({ ...p });
     return q;
+  }
+
+  // ---------------------------------------------------------------- indexes
+
+  private insert(p: QueuedPod): void {
+    this.pods.set(p.key, p);
+    if (p.where === 'active') {
+      this.active++;
+      this.push(p);
+    } else this.waiting.set(p.key, p);
+  }
+
+  private setWhere(p: QueuedPod, where: SubQueue): void {
+    if (p.where === where) return;
+    if (p.where === 'active') this.active--;
+    else this.waiting.delete(p.key);
+    p.where = where;
+    if (where === 'active') {
+      this.active++;
+      this.push(p);
+    } else this.waiting.set(p.key, p);
+  }
+
+  /** A slot is live while its pod is still this queued object, active, with the same keys. */
+  private isLive(e: ActiveEntry): boolean {
+    const p = e.p;
+    return (
+      this.pods.get(p.key) === p &&
+      p.where === 'active' &&
+      p.priority === e.priority &&
+      p.timestamp === e.timestamp &&
+      p.seq === e.seq
+    );
+  }
+
+  private push(p: QueuedPod): void {
+    const h = this.heap;
+    const e: ActiveEntry = { p, priority: p.priority, timestamp: p.timestamp, seq: p.seq };
+    let i = h.length;
+    h.push(e);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const up = h[parent] as ActiveEntry;
+      if (!before(e, up)) break;
+      h[i] = up;
+      i = parent;
+    }
+    h[i] = e;
+  }
+
+  private removeTop(): void {
+    const h = this.heap;
+    const last = h.pop() as ActiveEntry;
+    if (h.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= h.length) break;
+      const r = l + 1;
+      const c = r < h.length && before(h[r] as ActiveEntry, h[l] as ActiveEntry) ? r : l;
+      if (!before(h[c] as ActiveEntry, last)) break;
+      h[i] = h[c] as ActiveEntry;
+      i = c;
+    }
+    h[i] = last;
   }
 }
