@@ -608,7 +608,9 @@ export class ApiServer {
     if (!curEntry) throw new S.StatusError(S.notFound(info, name));
     if (isCorrupt(curEntry)) throw new S.StatusError(S.internalError(curEntry.error));
     const cur = curEntry;
-    const obj = this.decodeBody(ctx, body);
+    const sub = req.subresource;
+    const statusOnly = sub === 'status' && STATUS_SUB.has(info.resource);
+    const obj = this.decodeBody(ctx, body, statusOnly);
     if (obj.metadata.name && obj.metadata.name !== name) {
       throw new S.StatusError(
         S.badRequest(
@@ -622,11 +624,15 @@ export class ApiServer {
     if (rv !== undefined && rv !== '' && rv !== cur.metadata.resourceVersion) {
       throw new S.StatusError(S.conflict(info, name));
     }
-    const sub = req.subresource;
     let next: KubeObject;
-    if (sub === 'status' && STATUS_SUB.has(info.resource)) {
-      // status writes change only status
-      next = { ...deepClone(cur), status: deepClone((obj as Record<string, unknown>)['status']) };
+    if (statusOnly) {
+      // status writes change only status: the rest is the stored object's own frozen parts
+      // (shared, not copied; the watch cache freezes only what is new), with fresh metadata
+      next = {
+        ...cur,
+        metadata: { ...cur.metadata },
+        status: (obj as Record<string, unknown>)['status'],
+      };
     } else if (sub === 'finalize' && info.resource === 'namespaces') {
       next = deepClone(cur);
       (next as Namespace).spec = {
@@ -665,13 +671,14 @@ export class ApiServer {
       delete next.metadata.deletionTimestamp;
       delete next.metadata.deletionGracePeriodSeconds;
     }
-    next.metadata.managedFields = cur.metadata.managedFields
-      ? deepClone(cur.metadata.managedFields)
-      : undefined;
+    // recordManager replaces the list; the frozen entries themselves are never changed
+    next.metadata.managedFields = cur.metadata.managedFields;
     if (!next.metadata.managedFields) delete next.metadata.managedFields;
     if (GENERATION.has(info.resource)) {
-      next.metadata.generation = (cur.metadata.generation ?? 1) + (specChanged(cur, next) ? 1 : 0);
+      const bump = !statusOnly && specChanged(cur, next);
+      next.metadata.generation = (cur.metadata.generation ?? 1) + (bump ? 1 : 0);
     } else delete next.metadata.generation;
+    if (info.resource === 'daemonsets' && !sub) prepareDaemonSet(next, cur);
     if (info.resource === 'pods' && !sub) {
       // the scheduler binds through pods/binding; clients cannot set nodeName afterwards
       const curNode = (cur as Pod).spec.nodeName;
@@ -851,7 +858,10 @@ export class ApiServer {
     const key = etcdKey(podInfo, req.namespace, name);
     const entry = this.cache.get('pods', key);
     if (!entry || isCorrupt(entry)) throw new S.StatusError(S.notFound(podInfo, name));
-    const pod = deepClone(entry) as Pod;
+    // only metadata (resourceVersion), spec.nodeName and status change: the rest stays shared
+    // with the frozen cached pod
+    const cached = entry as Pod;
+    const pod: Pod = { ...cached, metadata: { ...cached.metadata }, spec: { ...cached.spec } };
     ctx.object = { kind: 'Pod', namespace: req.namespace, name };
     if (pod.metadata.deletionTimestamp) {
       throw new S.StatusError(
@@ -1283,8 +1293,8 @@ export class ApiServer {
     }
     const stored = this.put(ctx.info, key, obj, expectModRevision, ctx);
     if (!stored) throw new S.StatusError(S.conflict(ctx.info, obj.metadata.name as string));
-    if (silentResponse) return { code, body: deepClone(stored) };
-    return this.respond(ctx, code, deepClone(stored));
+    if (silentResponse) return copyOnRead({ code, body: stored }, stored);
+    return copyOnRead(this.respond(ctx, code, stored), stored);
   }
 
   /** Writes through etcd; the watch cache is updated by etcd's change stream. */
@@ -1397,7 +1407,8 @@ export class ApiServer {
     return this.cache.get(info.resource, etcdKey(info, namespace, name));
   }
 
-  private decodeBody(ctx: Ctx, body: unknown): KubeObject {
+  /** statusOnly: a status write keeps only the body's status, so only that part is copied. */
+  private decodeBody(ctx: Ctx, body: unknown, statusOnly = false): KubeObject {
     const { info, req } = ctx;
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
       throw new S.StatusError(
@@ -1406,7 +1417,15 @@ export class ApiServer {
         ),
       );
     }
-    const obj = deepClone(body as KubeObject);
+    const src = body as KubeObject;
+    const obj =
+      statusOnly && isComponent(ctx.user)
+        ? ({
+            ...src,
+            metadata: { ...(src.metadata ?? {}) },
+            status: deepClone((src as Record<string, unknown>)['status']),
+          } as KubeObject)
+        : deepClone(src);
     this.checkFields(ctx, obj);
     obj.metadata = obj.metadata ?? {};
     if (obj.kind !== undefined && obj.kind !== info.kind) {
@@ -1580,6 +1599,29 @@ export class ApiServer {
     this.cache.markCompacted(this.etcd.revision);
     this.watchMemo.clear();
   }
+}
+
+/**
+ * The response carries its own copy of the stored (frozen) object, made when the caller first
+ * reads the body: most writers (kubelet status, Events, bindings) only look at the code, and the
+ * copy was a large share of every write.
+ */
+function copyOnRead(res: ApiResponse, stored: KubeObject): ApiResponse {
+  let copy: KubeObject | undefined;
+  Object.defineProperty(res, 'body', {
+    enumerable: true,
+    configurable: true,
+    get: () => (copy ??= deepClone(stored)),
+    set: (value: ApiResponse['body']) => {
+      Object.defineProperty(res, 'body', {
+        value,
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
+    },
+  });
+  return res;
 }
 
 function isComponent(user: UserInfo): boolean {
