@@ -3,23 +3,37 @@
 import { formatMessage, type TMessages } from '@kubejourney/content';
 import type { TClockRequest, TLabView, TTraceEventPayload } from '@kubejourney/contracts';
 import Link from 'next/link';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  LabTerminalContext,
+  type TLabTerminalActions,
+} from '@/components/chapter/lab-terminal-context';
 import { changeLabClock, describeLabFailure, resetLab } from '@/lib/lab-api.util';
 import { ClusterMap } from './cluster-map';
 import { JourneyTimelineClient } from './journey-timeline-client';
-import { LabBriefing } from './lab-briefing';
 import { TerminalPanelClient, type TTerminalHandle } from './terminal-panel-client';
 import { TimeControlsClient } from './time-controls-client';
 import { useLabStream, type TStreamStatus } from './use-lab-stream';
 
-// The lab view (UX.md): briefing on the left, cluster map over the terminal on the right, the
-// journey strip along the bottom. Below the lg breakpoint the four parts become tabs.
+// The lab view (UX.md): the lesson (a chapter) on the left, cluster map over the terminal on the
+// right, the journey strip along the bottom. Below the lg breakpoint the four parts become tabs.
+// The lesson is rendered on the server; its command lines reach the terminal through context.
 
-type TPanel = 'lesson' | 'terminal' | 'cluster' | 'journey';
+export type TPanel = 'lesson' | 'terminal' | 'cluster' | 'journey';
 const PANELS: readonly TPanel[] = ['lesson', 'terminal', 'cluster', 'journey'];
 const MAX_EVENTS = 5000;
 
-type TProps = { initialView: TLabView; messages: TMessages['lab']; chapter?: ReactNode };
+type TProps = {
+  initialView: TLabView;
+  messages: TMessages['lab'];
+  lesson: ReactNode;
+  /** changes when another chapter is shown, so the lesson pane scrolls back to its top */
+  lessonKey: string;
+  /** a command to put at the prompt once the terminal is up (?type=); never run */
+  initialCommand?: string;
+  /** the tab shown first on narrow screens */
+  initialPanel?: TPanel;
+};
 
 function streamText(status: TStreamStatus, messages: TMessages['lab']) {
   const texts: Record<TStreamStatus, string> = {
@@ -32,14 +46,52 @@ function streamText(status: TStreamStatus, messages: TMessages['lab']) {
   return texts[status];
 }
 
-export function LabViewClient({ initialView, messages, chapter }: TProps) {
+export function LabViewClient({
+  initialView,
+  messages,
+  lesson,
+  lessonKey,
+  initialCommand,
+  initialPanel = 'terminal',
+}: TProps) {
   const [view, setView] = useState(initialView);
   const [events, setEvents] = useState<TTraceEventPayload[]>([]);
-  const [panel, setPanel] = useState<TPanel>('terminal');
+  const [panel, setPanel] = useState<TPanel>(initialPanel);
   const [isJourneyOpen, setJourneyOpen] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
   const terminalRef = useRef<TTerminalHandle>(null);
+  const lessonRef = useRef<HTMLElement>(null);
   const labId = initialView.id;
+
+  const terminal = useMemo<TLabTerminalActions>(
+    () => ({
+      type: (command) => {
+        setPanel('terminal');
+        terminalRef.current?.type(command);
+      },
+      submit: (command) => {
+        setPanel('terminal');
+        terminalRef.current?.submit(command);
+      },
+    }),
+    [],
+  );
+
+  // ?type=…: the terminal (a child) has made its session by the time this effect runs. The command
+  // is typed, not run, and dropped from the address so a reload does not type it again.
+  useEffect(() => {
+    if (!initialCommand) return;
+    terminal.type(initialCommand);
+    const url = new URL(window.location.href);
+    if (url.searchParams.has('type')) {
+      url.searchParams.delete('type');
+      window.history.replaceState(window.history.state, '', url);
+    }
+  }, [initialCommand, terminal]);
+
+  useEffect(() => {
+    lessonRef.current?.scrollTo({ top: 0 });
+  }, [lessonKey]);
 
   const status = useLabStream(labId, initialView.traceSeq, {
     onTrace: (batch) =>
@@ -153,21 +205,12 @@ export function LabViewClient({ initialView, messages, chapter }: TProps) {
 
       <div className="grid min-h-0 flex-1 grid-cols-1 gap-2 lg:grid-cols-[minmax(300px,26rem)_1fr]">
         <section
+          ref={lessonRef}
           aria-label={messages.tabLesson}
+          data-testid="lab-lesson"
           className={`${shown('lesson')} min-h-0 flex-col overflow-y-auto rounded-xl border border-stone-200 bg-paper p-4`}
         >
-          <LabBriefing
-            messages={messages}
-            chapter={chapter}
-            onType={(text) => {
-              setPanel('terminal');
-              terminalRef.current?.type(text);
-            }}
-            onSubmit={(command) => {
-              setPanel('terminal');
-              terminalRef.current?.submit(command);
-            }}
-          />
+          <LabTerminalContext value={terminal}>{lesson}</LabTerminalContext>
         </section>
         <div className="flex min-h-0 flex-col gap-2">
           <section

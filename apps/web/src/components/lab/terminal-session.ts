@@ -53,9 +53,12 @@ export class TerminalSession {
     this.showPrompt();
   }
 
-  /** Puts text at the prompt as if typed, without running it (the briefing's commands). */
+  /**
+   * Puts a command at the prompt as if typed, without running it (a lesson's command lines). A
+   * half-typed line is replaced first (Ctrl-E, Ctrl-U), so a click never glues two commands.
+   */
   type(text: string): void {
-    this.receive(text);
+    this.receive(`\x05\x15${text}`);
     this.term.focus();
   }
 

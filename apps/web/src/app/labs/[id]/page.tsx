@@ -1,19 +1,30 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
+import { LabLesson } from '@/components/lab/lab-lesson';
 import { LabViewClient } from '@/components/lab/lab-view-client';
+import { findChapterStop } from '@/lib/chapter-stop.util';
+import { buildLabHref, DEFAULT_LAB_CHAPTER, parseLabDeepLink } from '@/lib/lab-deep-link.util';
 import { getRequestContext } from '@/server/request-context.server';
 import { readLab } from '../lab-api.server';
 
-export async function generateMetadata(): Promise<Metadata> {
-  const { messages } = await getRequestContext();
-  return { title: messages.lab.pageTitle };
+type TProps = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ searchParams }: TProps): Promise<Metadata> {
+  const [{ locale, messages }, query] = await Promise.all([getRequestContext(), searchParams]);
+  const slug = parseLabDeepLink(query).chapter ?? DEFAULT_LAB_CHAPTER;
+  const title = findChapterStop(slug)?.stop.title[locale];
+  return { title: title ? `${title} · ${messages.lab.pageTitle}` : messages.lab.pageTitle };
 }
 
-export default async function LabPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const { user, messages } = await getRequestContext();
-  if (!user) redirect(`/login?next=${encodeURIComponent(`/labs/${id}`)}`);
+export default async function LabPage({ params, searchParams }: TProps) {
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const { user, locale, messages } = await getRequestContext();
+  const link = parseLabDeepLink(query);
+  if (!user) redirect(`/login?next=${encodeURIComponent(buildLabHref(id, link))}`);
   const lab = await readLab(id);
   if (!lab.ok && lab.status === 404) notFound();
   if (!lab.ok) {
@@ -31,6 +42,18 @@ export default async function LabPage({ params }: { params: Promise<{ id: string
       </div>
     );
   }
-  // A chapter's text goes into `chapter` once libs/content exports chapters.
-  return <LabViewClient key={lab.data.id} initialView={lab.data} messages={messages.lab} />;
+  // No chapter named: the departure hall, whose first command applies the sandbox's deployment.yaml.
+  const slug = link.chapter ?? DEFAULT_LAB_CHAPTER;
+  return (
+    <LabViewClient
+      key={lab.data.id}
+      initialView={lab.data}
+      messages={messages.lab}
+      lesson={<LabLesson labId={lab.data.id} slug={slug} locale={locale} messages={messages} />}
+      lessonKey={slug}
+      {...(link.type ? { initialCommand: link.type } : {})}
+      // On a phone, a link to a chapter opens on the lesson; a link with a command, on the terminal.
+      initialPanel={link.chapter && !link.type ? 'lesson' : 'terminal'}
+    />
+  );
 }

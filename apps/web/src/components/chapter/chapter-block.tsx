@@ -1,8 +1,15 @@
 import { formatMessage, type TBlock, type TMessages } from '@kubejourney/content';
 import type { TColourClasses } from '@/lib/colour-classes.util';
+import { CommandLines, type TCommandMode } from './command-lines';
 import { RichText } from './rich-text';
 
-type TProps = { block: TBlock; messages: TMessages; colours: TColourClasses };
+type TProps = {
+  block: TBlock;
+  messages: TMessages;
+  colours: TColourClasses;
+  /** what a click on a command line does: open the lab (chapter page) or type it (lab view) */
+  mode: TCommandMode;
+};
 
 const CALLOUT_CLASSES = {
   note: 'bg-sky-50 ring-sky-200 text-sky-950',
@@ -10,36 +17,8 @@ const CALLOUT_CLASSES = {
   warning: 'bg-amber-50 ring-amber-300 text-amber-950',
 } as const;
 
-function CommandLines({
-  host,
-  commands,
-  label,
-}: {
-  host: string;
-  commands: readonly string[];
-  label: string;
-}) {
-  return (
-    <figure className="overflow-hidden rounded-xl bg-stone-950 shadow-sm">
-      <figcaption className="border-b border-stone-800 px-4 py-2 font-mono text-xs text-stone-400">
-        {label}
-      </figcaption>
-      <pre className="overflow-x-auto px-4 py-3 font-mono text-sm leading-relaxed text-stone-100">
-        {commands.map((line, i) => (
-          <code key={i} className="block" data-host={host}>
-            <span aria-hidden="true" className="text-stone-500 select-none">
-              ${' '}
-            </span>
-            {line}
-          </code>
-        ))}
-      </pre>
-    </figure>
-  );
-}
-
 /** One block of a chapter, rendered by kind; ids become anchors. */
-export function ChapterBlock({ block, messages, colours }: TProps) {
+export function ChapterBlock({ block, messages, colours, mode }: TProps) {
   const { chapter } = messages;
   switch (block.kind) {
     case 'paragraph':
@@ -88,6 +67,7 @@ export function ChapterBlock({ block, messages, colours }: TProps) {
             host={block.host}
             commands={block.commands}
             label={formatMessage(chapter.onHost, { host: block.host })}
+            mode={mode}
           />
         </div>
       );
@@ -140,6 +120,7 @@ export function ChapterBlock({ block, messages, colours }: TProps) {
               host={block.host}
               commands={block.commands}
               label={formatMessage(chapter.onHost, { host: block.host })}
+              mode={mode}
             />
           </div>
           <p className="mt-3 text-sm leading-relaxed text-stone-700">
@@ -161,7 +142,7 @@ export function ChapterBlock({ block, messages, colours }: TProps) {
           className={`rounded-xl p-5 ring-1 ${colours.chip}`}
         >
           <p className="text-sm font-semibold tracking-wide uppercase">{chapter.handoff}</p>
-          <dl className="mt-3 grid gap-4 sm:grid-cols-3">
+          <dl className="mt-3 grid gap-4 @xl:grid-cols-3">
             {parts.map(([label, text]) => (
               <div key={label} className="rounded-lg bg-white/80 p-3 text-stone-800">
                 <dt className="flex items-center gap-2 font-semibold text-stone-950">
