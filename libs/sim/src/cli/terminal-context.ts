@@ -5,6 +5,7 @@ import type { Lab } from '../lab/lab-types';
 import type { SimLab } from '../lab';
 import type { Shell } from './shell/shell';
 import type { FileSystem } from './shell/vfs';
+import type { PortForward } from './kubectl/stream-cmds';
 
 export interface TerminalContext {
   lab: Lab;
@@ -13,5 +14,7 @@ export interface TerminalContext {
   nowWallMs(): number;
   advance(ms: number): void;
   proxyPort: number | null;
+  /** `kubectl port-forward`: local port -> the pod port it reaches */
+  portForwards: Map<number, PortForward>;
   shell: Shell;
 }

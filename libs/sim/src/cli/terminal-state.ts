@@ -6,6 +6,7 @@
 import type { Shell, ShellSession } from './shell/shell';
 import type { FileSystem } from './shell/vfs';
 import { normalizePath } from './shell/vfs';
+import type { PortForward } from './kubectl/stream-cmds';
 
 export interface TerminalSessionState {
   host: string;
@@ -23,6 +24,8 @@ export interface TerminalState {
   lastExit: number;
   /** the port of a running `kubectl proxy`, null when none runs */
   proxyPort: number | null;
+  /** running `kubectl port-forward`s (absent in states saved before port-forward existed) */
+  portForwards?: PortForward[];
 }
 
 export const HISTORY_LIMIT = 200;
@@ -30,13 +33,18 @@ export const HISTORY_LIMIT = 200;
 /** Internal variables (a background marker) never leave the shell. */
 const isSavedVariable = (name: string): boolean => !name.startsWith('__');
 
-export function saveTerminalState(shell: Shell, proxyPort: number | null): TerminalState {
+export function saveTerminalState(
+  shell: Shell,
+  proxyPort: number | null,
+  portForwards: PortForward[] = [],
+): TerminalState {
   return {
     sessions: shell.sessions.map(({ host, user, cwd, home }) => ({ host, user, cwd, home })),
     env: Object.fromEntries(Object.entries(shell.env).filter(([k]) => isSavedVariable(k))),
     history: shell.history.slice(-HISTORY_LIMIT),
     lastExit: shell.lastExitCode,
     proxyPort,
+    ...(portForwards.length ? { portForwards: portForwards.map((f) => ({ ...f })) } : {}),
   };
 }
 
@@ -55,8 +63,8 @@ export function restoreTerminalState(
   shell: Shell,
   state: unknown,
   fsFor: (host: string) => FileSystem | undefined,
-): { proxyPort: number | null } {
-  if (!isRecord(state)) return { proxyPort: null };
+): { proxyPort: number | null; portForwards: PortForward[] } {
+  if (!isRecord(state)) return { proxyPort: null, portForwards: [] };
   const base = shell.sessions[0] as ShellSession;
   const saved = Array.isArray(state.sessions) ? state.sessions : [];
   saved.forEach((raw, index) => {
@@ -85,7 +93,24 @@ export function restoreTerminalState(
   }
   const port = state.proxyPort;
   const validPort = typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536;
-  return { proxyPort: validPort ? port : null };
+  return { proxyPort: validPort ? port : null, portForwards: restoreForwards(state.portForwards) };
+}
+
+const isPort = (p: unknown): p is number =>
+  typeof p === 'number' && Number.isInteger(p) && p > 0 && p < 65536;
+
+function restoreForwards(raw: unknown): PortForward[] {
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter(
+      (f): f is PortForward =>
+        isRecord(f) &&
+        isPort(f.localPort) &&
+        isPort(f.podPort) &&
+        typeof f.pod === 'string' &&
+        typeof f.namespace === 'string',
+    )
+    .map(({ localPort, namespace, pod, podPort }) => ({ localPort, namespace, pod, podPort }));
 }
 
 function cwdOn(fs: FileSystem, cwd: unknown, home: string): string {

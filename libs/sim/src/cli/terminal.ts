@@ -89,6 +89,7 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
       if (ms > 0 && opts.letTimePass !== false) lab.advance(ms);
     },
     proxyPort: null,
+    portForwards: new Map(),
     shell: undefined as unknown as Shell,
   };
   const base = shellCommands({ nowWallMs: ctx.nowWallMs, sleep: ctx.advance });
@@ -102,6 +103,9 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
       recordStep: sim ? (step) => sim.emit({ ...step, component: 'kubectl' }) : undefined,
       startProxy: (port) => {
         ctx.proxyPort = port;
+      },
+      startPortForward: (forwards) => {
+        for (const f of forwards) ctx.portForwards.set(f.localPort, f);
       },
     });
   const node = nodeCommands(ctx);
@@ -122,8 +126,11 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
   const shell = new Shell({ commands, session, env: { KUBECONFIG: '' } });
   delete shell.env.KUBECONFIG;
   ctx.shell = shell;
-  if (opts.state !== undefined)
-    ctx.proxyPort = restoreTerminalState(shell, opts.state, fsFor).proxyPort;
+  if (opts.state !== undefined) {
+    const restored = restoreTerminalState(shell, opts.state, fsFor);
+    ctx.proxyPort = restored.proxyPort;
+    for (const f of restored.portForwards) ctx.portForwards.set(f.localPort, f);
+  }
 
   return {
     exec(line: string): TerminalResult {
@@ -152,7 +159,7 @@ export function createTerminal(lab: Lab, opts: TerminalOptions = {}): Terminal {
     },
     prompt: () => shell.prompt(),
     host: () => shell.session.host,
-    saveState: () => saveTerminalState(shell, ctx.proxyPort),
+    saveState: () => saveTerminalState(shell, ctx.proxyPort, [...ctx.portForwards.values()]),
   };
 }
 

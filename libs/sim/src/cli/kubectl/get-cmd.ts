@@ -21,6 +21,8 @@ import {
 import { parseOutputFormat, printObjects } from './kube-output';
 import type { OutputFormat } from './kube-output';
 import { qualifiedKind, resolveResource } from './kube-resources';
+import { sortByField } from './get-sort';
+import { runGetRaw } from './raw-cmd';
 
 interface Target {
   info: ResourceInfo;
@@ -88,6 +90,7 @@ export function parseTargets(
 }
 
 function cellText(v: unknown): string {
+  if (typeof v === 'string') return v;
   if (v === null || v === undefined) return '<none>';
   return String(v);
 }
@@ -142,43 +145,58 @@ export interface TableLayout {
   showLabels: boolean;
 }
 
-/** Header + rows as cells (what the tabwriter receives). */
+/** Header + rows as cells (what the tabwriter receives); one array per line, nothing more. */
 export function tableLines(
   table: Table,
   info: ResourceInfo,
   layout: TableLayout,
   header: boolean,
 ): string[][] {
-  const keep = table.columnDefinitions.map((c) => layout.wide || c.priority === 0);
+  const columns = table.columnDefinitions;
+  const kept: number[] = [];
+  for (let i = 0; i < columns.length; i++)
+    if (layout.wide || (columns[i] as { priority: number }).priority === 0) kept.push(i);
   const lines: string[][] = [];
   if (header) {
-    const h = table.columnDefinitions.filter((_, i) => keep[i]).map((c) => c.name.toUpperCase());
+    const h = kept.map((i) => (columns[i] as { name: string }).name.toUpperCase());
     if (layout.withNamespace) h.unshift('NAMESPACE');
     if (layout.showLabels) h.push('LABELS');
     lines.push(h);
   }
-  const nameIdx = table.columnDefinitions.findIndex((c) => c.format === 'name');
+  const nameIdx = layout.withKind ? columns.findIndex((c) => c.format === 'name') : -1;
+  const kindPrefix = layout.withKind ? `${qualifiedKind(info)}/` : '';
   for (const row of table.rows) {
     const obj = row.object as KubeObject | undefined;
-    const cells = row.cells.map((c, i) => {
-      const t = cellText(c);
-      return i === nameIdx && layout.withKind ? `${qualifiedKind(info)}/${t}` : t;
-    });
-    const kept = cells.filter((_, i) => keep[i]);
-    if (layout.withNamespace) kept.unshift(obj?.metadata?.namespace ?? '');
-    if (layout.showLabels) {
-      const labels = Object.entries(obj?.metadata?.labels ?? {}).sort(([a], [b]) =>
-        a < b ? -1 : a > b ? 1 : 0,
-      );
-      kept.push(labels.length ? labels.map(([k, v]) => `${k}=${v}`).join(',') : '<none>');
+    const cells = row.cells;
+    const line: string[] = [];
+    if (layout.withNamespace) line.push(obj?.metadata?.namespace ?? '');
+    for (const i of kept) {
+      if (i >= cells.length) break;
+      const t = cellText(cells[i]);
+      line.push(i === nameIdx ? kindPrefix + t : t);
     }
-    lines.push(kept);
+    if (layout.showLabels) line.push(labelsCell(obj?.metadata?.labels));
+    lines.push(line);
   }
   return lines;
 }
 
+/** labels.FormatLabels: k=v pairs sorted by key, `<none>` when there are none. */
+function labelsCell(labels: Record<string, string> | undefined): string {
+  if (!labels) return '<none>';
+  const keys = Object.keys(labels);
+  if (keys.length === 0) return '<none>';
+  if (keys.length > 1) keys.sort();
+  let text = '';
+  for (const k of keys) text += `${text ? ',' : ''}${k}=${labels[k]}`;
+  return text;
+}
+
 export function runGet(env: KubectlEnv): Out {
   const out = new Out();
+  const raw = flag(env.args, 'raw');
+  if (raw !== undefined) return runGetRaw(env, raw);
+  const sortBy = flag(env.args, 'sort-by');
   const format = parseOutputFormat(flag(env.args, 'o', 'output'));
   if (typeof format === 'string') return out.fail(format);
   const targets = parseTargets(env, out, env.args.positional);
@@ -211,7 +229,12 @@ export function runGet(env: KubectlEnv): Out {
         for (const o of r.objects) collected.push(withTypeMeta(o, t.info));
     }
     if (format.kind !== 'table') continue;
-    const rows = tables.flatMap((tb) => tb.rows);
+    let rows = tables.flatMap((tb) => tb.rows);
+    if (sortBy) {
+      const sorted = sortByField(rows, sortBy, (r) => r.object);
+      if (typeof sorted === 'string') return out.fail(sorted);
+      rows = sorted;
+    }
     if (rows.length === 0 || !tables[0]) continue;
     const merged: Table = { ...tables[0], rows };
     if (printedTables > 0) out.out('\n');
@@ -238,9 +261,11 @@ export function runGet(env: KubectlEnv): Out {
     return out;
   }
   if (out.exitCode !== 0 && collected.length === 0) return out;
+  const sortedObjects = sortBy ? sortByField(collected, sortBy, (o) => o) : collected;
+  if (typeof sortedObjects === 'string') return out.fail(sortedObjects);
   const [text, err] = printObjects(
     format as Exclude<OutputFormat, { kind: 'table' }>,
-    collected,
+    sortedObjects,
     singleNamed,
   );
   if (err) return out.fail(err);

@@ -11,7 +11,7 @@ import { toYaml } from './kube-output';
 import { hostPort } from './kube-errors';
 import { resolveResource } from './kube-resources';
 
-function versionInfo(): Record<string, string> {
+export function versionInfo(): Record<string, string> {
   return {
     major: '1',
     minor: '32',

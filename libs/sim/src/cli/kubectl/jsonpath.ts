@@ -240,3 +240,24 @@ export function executeJsonPath(template: string, data: unknown): string {
   };
   return run(nodes, data);
 }
+
+/**
+ * The values one `{path}` expression finds (jsonpath FindResults with AllowMissingKeys): what
+ * `get --sort-by` sorts on and what `wait --for=jsonpath=` compares.
+ */
+export function findJsonPathValues(expression: string, data: unknown): unknown[] {
+  const inner = expression.trim().replace(/^\{/, '').replace(/\}$/, '');
+  return evalPath([data], parsePath(inner), inner);
+}
+
+/** get.go RelaxedJSONPathExpression: `.a.b`, `a.b`, `{a.b}` all become `{.a.b}`. */
+export function relaxedJsonPath(path: string): string {
+  if (path === '') return '';
+  const m = /^\{?(\.?[^{}]*)\}?$/.exec(path);
+  if (!m)
+    throw new JsonPathError(
+      "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'",
+    );
+  const inner = m[1] as string;
+  return `{${inner.startsWith('.') ? inner : `.${inner}`}}`;
+}

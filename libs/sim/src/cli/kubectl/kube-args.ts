@@ -99,6 +99,14 @@ const VALUE_FLAGS = new Set([
   'allow-missing-template-keys',
   'show-managed-fields',
   'path',
+  'session-affinity',
+  'load-balancer-ip',
+  'containers',
+  'keys',
+  'from',
+  'prefix',
+  'pod-running-timeout',
+  'go-template',
 ]);
 
 /** Flags that are boolean even though they share a letter with a value flag on other verbs. */

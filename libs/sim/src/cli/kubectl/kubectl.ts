@@ -21,7 +21,6 @@ import {
   runCordon,
   runPatch,
   runScale,
-  runSetImage,
   runTaint,
   runDrain,
   runEdit,
@@ -31,6 +30,12 @@ import { runExec, runLogs } from './logs-exec-cmd';
 import { runAuth } from './auth-cmd';
 import { runConfig } from './config-cmd';
 import { runApiResources, runClusterInfo, runExplain, runProxy, runVersion } from './info-cmds';
+import { runExpose } from './expose-cmd';
+import { runWait } from './wait-cmd';
+import { runSet } from './set-cmd';
+import { runApiVersions } from './raw-cmd';
+import type { PortForward } from './stream-cmds';
+import { runAttach, runCp, runPortForward, runTop } from './stream-cmds';
 
 export interface KubectlDeps {
   lab: Lab;
@@ -42,6 +47,8 @@ export interface KubectlDeps {
   kubeconfigHost: string;
   /** set by `kubectl proxy`: the port it serves on */
   startProxy(port: number): void;
+  /** set by `kubectl port-forward`: local ports that now reach a pod (replacing earlier ones) */
+  startPortForward?(forwards: PortForward[]): void;
   /** puts kubectl's own step (the HTTP request it sends) into the lab's journey; returns its seq */
   recordStep?: KubeClientOptions['recordStep'];
 }
@@ -59,7 +66,13 @@ const VERBS: Record<string, Verb> = {
   label: (env) => runAnnotateOrLabel(env, 'label'),
   annotate: (env) => runAnnotateOrLabel(env, 'annotate'),
   patch: runPatch,
-  set: runSetImage,
+  set: runSet,
+  expose: runExpose,
+  wait: runWait,
+  top: runTop,
+  attach: runAttach,
+  cp: runCp,
+  'api-versions': runApiVersions,
   cordon: (env) => runCordon(env, true),
   uncordon: (env) => runCordon(env, false),
   drain: runDrain,
@@ -96,6 +109,7 @@ Deploy Commands:
 
 Cluster Management Commands:
   cluster-info    Display cluster information
+  top             Display resource (CPU/memory) usage
   cordon          Mark node as unschedulable
   uncordon        Mark node as schedulable
   drain           Drain node in preparation for maintenance
@@ -104,13 +118,17 @@ Cluster Management Commands:
 Troubleshooting and Debugging Commands:
   describe        Show details of a specific resource or group of resources
   logs            Print the logs for a container in a pod
+  attach          Attach to a running container
   exec            Execute a command in a container
+  port-forward    Forward one or more local ports to a pod
   proxy           Run a proxy to the Kubernetes API server
+  cp              Copy files and directories to and from containers
   auth            Inspect authorization
 
 Advanced Commands:
   apply           Apply a configuration to a resource by file name or stdin
   patch           Update fields of a resource
+  wait            Experimental: Wait for a specific condition on one or many resources
 
 Settings Commands:
   label           Update the labels on a resource
@@ -118,6 +136,7 @@ Settings Commands:
 
 Other Commands:
   api-resources   Print the supported API resources on the server
+  api-versions    Print the supported API versions on the server, in the form of "group/version"
   config          Modify kubeconfig files
   version         Print the client and server version information
 
@@ -270,6 +289,11 @@ export function runKubectl(ctx: CommandContext, deps: KubectlDeps): CommandResul
   if (verbName === 'version') return toResult(runVersion(env, args), client.log);
   if (verbName === 'proxy')
     return toResult(runProxy(env, deps.startProxy, ctx.env.__BACKGROUND === '1'), client.log);
+  if (verbName === 'port-forward')
+    return toResult(
+      runPortForward(env, (f) => deps.startPortForward?.(f)),
+      client.log,
+    );
   const fn = VERBS[verbName];
   if (!fn) {
     const hint = suggest(verbName);
@@ -289,7 +313,7 @@ export function runKubectl(ctx: CommandContext, deps: KubectlDeps): CommandResul
 }
 
 function suggest(verb: string): string {
-  const names = [...Object.keys(VERBS), 'config', 'version', 'proxy'];
+  const names = [...Object.keys(VERBS), 'config', 'version', 'proxy', 'port-forward'];
   const close = names.filter((n) => levenshtein(n, verb) <= 2);
   return close.length ? `${close.map((c) => `\t${c}\n`).join('')}` : '';
 }

@@ -309,7 +309,7 @@ function containerEnv(
   return lines;
 }
 
-function podFile(pod: PodLike, path: string): string | undefined {
+export function podFile(pod: PodLike, path: string): string | undefined {
   switch (path) {
     case '/etc/hostname':
       return `${pod.metadata?.name}\n`;

@@ -10,6 +10,7 @@ import { formatTabbed } from '../text/tab-writer';
 import type { TerminalContext } from '../terminal-context';
 import { humanSize, systemdSpan, systemdTime, unitsHumanDuration } from './node-format';
 import { proxiedApiCall } from './proxy-curl';
+import { forwardedRequest } from '../kubectl/stream-cmds';
 
 const UNITS = ['kubelet', 'kube-proxy', 'containerd'];
 const TABLES = ['filter', 'nat', 'mangle', 'raw'];
@@ -167,6 +168,9 @@ export function nodeCommands(t: TerminalContext): Record<string, CommandFn> {
     ) {
       return proxiedApiCall(t, path ?? '/');
     }
+    const forward =
+      hostName === 'localhost' || hostName === '127.0.0.1' ? t.portForwards.get(port) : undefined;
+    if (forward) return forwardedRequest(t.lab, t.sim?.nodes(), forward, hostName, path ?? '/');
     if (hostName === 'localhost' || hostName === '127.0.0.1')
       return fail(
         `curl: (7) Failed to connect to ${hostName} port ${port} after 0 ms: Couldn't connect to server\n`,
