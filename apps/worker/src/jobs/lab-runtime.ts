@@ -130,9 +130,11 @@ export async function startLabRuntime(
       await publisher.rpush(
         metricsKey,
         JSON.stringify({
+          labId: (job.data as TLabTickPayload).labId,
+          pid: globalThis.process.pid,
           lagMs: startedAt - dueAt,
           ms: Date.now() - startedAt,
-          outcome: tick.outcome,
+          ...tick,
         }),
       );
     }

@@ -24,6 +24,8 @@ export type TLabTickOutcome =
       outcome: 'ticked';
       advancedMs: number;
       revision: number;
+      /** the lab's sim time after the tick (it covered simTimeMs - advancedMs .. simTimeMs) */
+      simTimeMs: number;
       events: number;
       needsTicks: boolean;
     };
@@ -84,6 +86,7 @@ export function createLabTickHandler(
         outcome: 'ticked',
         advancedMs: written.result,
         revision: commit.revision,
+        simTimeMs: commit.simTimeMs,
         events: commit.events.length,
         needsTicks: commit.needsTicks,
       };
