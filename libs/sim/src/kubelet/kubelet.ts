@@ -496,14 +496,12 @@ export function createKubelet(host: NodeHost): Kubelet {
       fullSyncPending = false;
       lastFullSync = ctx.now;
     }
+    // sorted by namespace+name; the keys are built once per pod, not once per comparison
     const current = pods
       .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
-      .sort((a, b) =>
-        (a.metadata.namespace ?? '') + a.metadata.name <
-        (b.metadata.namespace ?? '') + b.metadata.name
-          ? -1
-          : 1,
-      );
+      .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
+      .sort((a, b) => (a.k < b.k ? -1 : 1))
+      .map((e) => e.p);
     const seen = new Set<string>();
     for (const pod of current) {
       const uid = pod.metadata.uid as string;

@@ -74,7 +74,11 @@ export class TraceStore implements TraceSink {
 }
 
 function stripUndefined<T extends object>(o: T): T {
+  // a for-in copy (object refs are plain objects): no entries array per event
   const out = {} as Record<string, unknown>;
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = v;
+  }
   return out as T;
 }

@@ -77,18 +77,22 @@ export function createNodeInfo(node: Node): NodeInfo {
   };
 }
 
-/** Pod objects are replaced, never mutated, on updates: their sums can be memoized. */
-const podSums = new WeakMap<Pod, { req: Resources; nonZero: Resources; ports: HostPort[] }>();
+/**
+ * Pod objects are replaced, never mutated, on updates, and the sums read only the spec, which a
+ * status write leaves as the same (frozen) object: the sums are memoized per spec.
+ */
+const podSums = new WeakMap<object, { req: Resources; nonZero: Resources; ports: HostPort[] }>();
 
 function sumsOf(pod: Pod): { req: Resources; nonZero: Resources; ports: HostPort[] } {
-  let s = podSums.get(pod);
+  const memoKey: object = pod.spec ?? pod;
+  let s = podSums.get(memoKey);
   if (!s) {
     s = {
       req: podRequests(pod),
       nonZero: podRequests(pod, { nonMissingDefaults: true }),
       ports: podHostPorts(pod),
     };
-    podSums.set(pod, s);
+    podSums.set(memoKey, s);
   }
   return s;
 }

@@ -68,16 +68,17 @@ export interface FilterOutcome {
 
 // pass/skip/not-run verdicts carry no per-node data: one frozen object per plugin and kind keeps
 // a 100-node decision record from allocating hundreds of identical objects per cycle.
-const verdictPool = new Map<string, FilterVerdict>();
+const verdictPool = new Map<string, Partial<Record<string, FilterVerdict>>>();
 
 function sharedVerdict(plugin: string, verdict: 'pass' | 'skip' | 'not-run'): FilterVerdict {
-  const key = `${plugin}/${verdict}`;
-  let v = verdictPool.get(key);
+  let byVerdict = verdictPool.get(plugin);
+  if (!byVerdict) verdictPool.set(plugin, (byVerdict = {}));
+  let v = byVerdict[verdict];
   if (!v) {
     v = Object.freeze(
       verdict === 'pass' ? { plugin, verdict, code: 'Success' as const } : { plugin, verdict },
     );
-    verdictPool.set(key, v);
+    byVerdict[verdict] = v;
   }
   return v;
 }

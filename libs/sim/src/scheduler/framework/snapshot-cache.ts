@@ -6,7 +6,7 @@
 import type { Node, Pod, Service } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
 import type { NodeInfo, Snapshot } from './node-info';
-import { addPodToNodeInfo, cmp, createNodeInfo, isTerminal, podKey } from './node-info';
+import { addPodToNodeInfo, cmp, createNodeInfo, isTerminal } from './node-info';
 
 export class SnapshotCache {
   private readonly nodes = new Map<string, Node>();
@@ -57,10 +57,11 @@ export class SnapshotCache {
         continue;
       }
       const info = createNodeInfo(node);
-      const pods = [...(this.podsByNode.get(name)?.values() ?? [])].sort((a, b) =>
-        cmp(podKey(a), podKey(b)),
+      // sorted by pod key (the map keys are podKey(pod)), built once per pod
+      const pods = [...(this.podsByNode.get(name)?.entries() ?? [])].sort((a, b) =>
+        cmp(a[0], b[0]),
       );
-      for (const p of pods) addPodToNodeInfo(info, p);
+      for (const [, p] of pods) addPodToNodeInfo(info, p);
       this.infos.set(name, info);
     }
     this.dirty.clear();
