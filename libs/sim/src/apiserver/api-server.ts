@@ -1536,7 +1536,16 @@ export class ApiServer {
     ev: Omit<TraceInput, 'causedBy' | 'object'> & { object?: TraceInput['object'] },
   ): number | undefined {
     if (!ctx.traced) return undefined;
-    const seq = this.trace.emit({ ...ev, object: ev.object ?? ctx.object, causedBy: ctx.last });
+    // one literal of fixed shape (the store drops undefined fields), not a spread per event
+    const seq = this.trace.emit({
+      component: ev.component,
+      node: ev.node,
+      verb: ev.verb,
+      object: ev.object ?? ctx.object,
+      message: ev.message,
+      causedBy: ctx.last,
+      data: ev.data,
+    });
     ctx.last = seq;
     return seq;
   }
