@@ -174,6 +174,11 @@ export function jsonPatch(target: Json, ops: Json): Json {
     throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc = clone(target);
   for (const raw of ops as JsonPatchOp[]) {
+    // evanphx/json-patch Operation.Path(): an op without a string path is refused, not crashed on
+    if (typeof raw?.path !== 'string')
+      throw new PatchError(
+        `${String(raw?.op)} operation failed to decode path: operation missing path field: missing value`,
+      );
     const tokens = parsePointer(raw.path);
     switch (raw.op) {
       case 'add':

@@ -197,7 +197,7 @@ export function runGet(env: KubectlEnv): Out {
   const raw = flag(env.args, 'raw');
   if (raw !== undefined) return runGetRaw(env, raw);
   const sortBy = flag(env.args, 'sort-by');
-  const format = parseOutputFormat(flag(env.args, 'o', 'output'));
+  const format = parseOutputFormat(flag(env.args, 'o', 'output'), flag(env.args, 'template'));
   if (typeof format === 'string') return out.fail(format);
   const targets = parseTargets(env, out, env.args.positional);
   if (!targets) return out;

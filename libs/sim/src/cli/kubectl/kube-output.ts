@@ -7,6 +7,7 @@ import { resourceForKind } from '../../model';
 import { formatTabbed, GET_TABWRITER } from '../text/tab-writer';
 import { executeJsonPath, JsonPathError } from './jsonpath';
 import { qualifiedKind } from './kube-resources';
+import { executeGoTemplate, GoTemplateError, goTemplateParseError } from './go-template';
 
 /** sigs.k8s.io/yaml: keys sorted, sequences not indented under their key, 2 spaces. */
 export function toYaml(v: unknown): string {
@@ -52,15 +53,27 @@ export type OutputFormat =
   | { kind: 'json' }
   | { kind: 'name' }
   | { kind: 'jsonpath'; template: string }
-  | { kind: 'custom-columns'; spec: string };
+  | { kind: 'custom-columns'; spec: string }
+  | { kind: 'go-template'; template: string };
 
-export function parseOutputFormat(o: string | undefined): OutputFormat | string {
+export function parseOutputFormat(
+  o: string | undefined,
+  templateFlag?: string,
+): OutputFormat | string {
   if (o === undefined || o === '') return { kind: 'table', wide: false };
   if (o === 'wide') return { kind: 'table', wide: true };
   if (o === 'yaml' || o === 'json' || o === 'name') return { kind: o };
-  const m = /^(jsonpath|custom-columns)=(.*)$/s.exec(o);
-  if (m && m[1] === 'jsonpath') return { kind: 'jsonpath', template: m[2] as string };
-  if (m) return { kind: 'custom-columns', spec: m[2] as string };
+  const m = /^(jsonpath|custom-columns|go-template|template)(?:=(.*))?$/s.exec(o);
+  const body = m?.[2] ?? templateFlag;
+  if (m && (m[1] === 'go-template' || m[1] === 'template')) {
+    if (!body) return 'template format specified but no template given';
+    return goTemplateParseError(body) ?? { kind: 'go-template', template: body };
+  }
+  if (m && m[1] === 'jsonpath') {
+    if (!body) return 'jsonpath template format specified but no template given';
+    return { kind: 'jsonpath', template: body };
+  }
+  if (m && m[2] !== undefined) return { kind: 'custom-columns', spec: m[2] };
   return `unable to match a printer suitable for the output format "${o}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml`;
 }
 
@@ -88,13 +101,25 @@ export function printObjects(
           `error executing jsonpath ${JSON.stringify(format.template)}: ${msg}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${format.template}\n\tobject given to jsonpath engine was:\n\t\t${JSON.stringify(data).slice(0, 2000)}\n\n`,
         ];
       }
+    case 'go-template':
+      try {
+        return [executeGoTemplate(format.template, data), undefined];
+      } catch (e) {
+        return [
+          '',
+          `error executing template ${JSON.stringify(format.template)}: template: output:1: executing "output": ${e instanceof GoTemplateError ? e.message : String(e)}`,
+        ];
+      }
     case 'custom-columns': {
       const cols = format.spec.split(',').map((c) => {
         const i = c.indexOf(':');
         return i < 0 ? null : { header: c.slice(0, i), path: c.slice(i + 1) };
       });
-      if (cols.some((c) => c === null))
-        return ['', `custom-columns format specified but no custom columns given`];
+      if (format.spec === '')
+        return ['', 'custom-columns format specified but no custom columns given'];
+      const bad = format.spec.split(',').find((c) => !c.includes(':'));
+      if (bad !== undefined)
+        return ['', `unexpected custom-columns spec: ${bad}, expected <header>:<json-path-expr>`];
       let text = `${cols.map((c) => c?.header).join('\t')}\n`;
       for (const o of objects) {
         text += `${cols

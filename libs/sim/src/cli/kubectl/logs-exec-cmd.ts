@@ -17,8 +17,11 @@ type PodLike = KubeObject & {
   status?: { podIP?: string; phase?: string };
 };
 
-/** Resolves `POD`, `pod/POD` or `deployment/NAME` (first matching pod, like kubectl). */
-function resolvePod(env: KubectlEnv, out: Out, arg: string): PodLike | undefined {
+/**
+ * Resolves `POD`, `pod/POD` or `deployment/NAME` (first matching pod, like kubectl). Only logs
+ * says which pod it picked (logsforobject.go); exec's AttachablePodForObject stays quiet.
+ */
+function resolvePod(env: KubectlEnv, out: Out, arg: string, sayWhich = false): PodLike | undefined {
   let [type, name] = arg.includes('/') ? (arg.split('/', 2) as [string, string]) : ['pods', arg];
   const info = resolveResource(type);
   if (!info) {
@@ -56,7 +59,7 @@ function resolvePod(env: KubectlEnv, out: Out, arg: string): PodLike | undefined
       out.fail(`timed out waiting for the condition`);
       return undefined;
     }
-    if (pods.length > 1)
+    if (pods.length > 1 && sayWhich)
       out.err(`Found ${pods.length} pods, using pod/${pods[0]?.metadata?.name}\n`, 0);
     name = pods[0]?.metadata?.name as string;
     type = 'pods';
@@ -91,7 +94,7 @@ export function runLogs(env: KubectlEnv): Out {
     return out.fail(
       "expected POD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples",
     );
-  const pod = resolvePod(env, out, arg);
+  const pod = resolvePod(env, out, arg, true);
   if (!pod) return out;
   const container = pickContainer(
     out,

@@ -26,7 +26,11 @@ export function runRun(env: KubectlEnv): Out {
     if (k) labels[k] = v ?? '';
   }
   const restart = flag(env.args, 'restart') ?? 'Always';
+  if (!['Always', 'OnFailure', 'Never'].includes(restart))
+    return out.fail(`invalid restart policy: ${restart}`);
   const port = flag(env.args, 'port');
+  const expose = boolFlag(env.args, 'expose');
+  if (expose && !port) return out.fail('--port must be set when exposing a service');
   const cmd = env.args.dashArgs ?? [];
   const envVars = flagAll(env.args, 'env').map((e) => {
     const [k, v] = e.split('=', 2) as [string, string | undefined];
@@ -35,7 +39,8 @@ export function runRun(env: KubectlEnv): Out {
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { labels, name },
+    // v1.32's generators still leave the zero time in the object they print
+    metadata: { creationTimestamp: null, labels, name },
     spec: {
       containers: [
         {
@@ -52,19 +57,66 @@ export function runRun(env: KubectlEnv): Out {
     },
     status: {},
   };
-  let result = pod as unknown as ReturnType<typeof asObject>;
-  if (mode !== 'client') {
-    const res = env.client.request({
-      verb: 'create',
-      resource: 'pods',
-      namespace: env.namespace,
-      body: pod,
-      query: { fieldManager: 'kubectl-run', ...(mode === 'server' ? { dryRun: true } : {}) },
-    });
-    if (!isOk(res)) return out.apiError(env, res);
-    result = asObject(res);
+  let text = '';
+  if (expose) {
+    const svc = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { creationTimestamp: null, name },
+      spec: {
+        ports: [{ port: Number(port), protocol: 'TCP', targetPort: Number(port) }],
+        selector: labels,
+      },
+      status: { loadBalancer: {} },
+    };
+    const made = create(env, out, 'services', svc, mode);
+    if (!made) return out;
+    text += render(format, made, 'service', name, mode);
+    if (format.kind !== 'table') text += '---\n';
   }
-  if (format.kind !== 'table')
-    return out.out(printObjects(format, result ? [result] : [], true)[0]);
-  return out.out(`pod/${name} created${dryRunSuffix(mode)}\n`);
+  const made = create(env, out, 'pods', pod, mode);
+  if (!made) return out;
+  text += render(format, made, 'pod', name, mode);
+  return out.out(text);
+}
+
+type Made = NonNullable<ReturnType<typeof asObject>>;
+
+function withoutNullTimestamp<T extends { metadata: object }>(o: T): T {
+  const { creationTimestamp: _zero, ...meta } = o.metadata as { creationTimestamp?: null };
+  void _zero;
+  return { ...o, metadata: meta };
+}
+
+function create(
+  env: KubectlEnv,
+  out: Out,
+  resource: string,
+  obj: { metadata: object },
+  mode: ReturnType<typeof dryRunMode>,
+): Made | undefined {
+  if (mode === 'client') return obj as unknown as Made;
+  const res = env.client.request({
+    verb: 'create',
+    resource,
+    namespace: env.namespace,
+    body: withoutNullTimestamp(obj),
+    query: { fieldManager: 'kubectl-run', ...(mode === 'server' ? { dryRun: true } : {}) },
+  });
+  if (!isOk(res)) {
+    out.apiError(env, res);
+    return undefined;
+  }
+  return asObject(res);
+}
+
+function render(
+  format: Exclude<ReturnType<typeof parseOutputFormat>, string>,
+  obj: Made,
+  kind: string,
+  name: string,
+  mode: ReturnType<typeof dryRunMode>,
+): string {
+  if (format.kind !== 'table') return printObjects(format, [obj], true)[0];
+  return `${kind}/${name} created${dryRunSuffix(mode)}\n`;
 }

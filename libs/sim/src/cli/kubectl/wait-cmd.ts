@@ -188,14 +188,15 @@ export function runWait(env: KubectlEnv): Out {
         break;
       }
       if (timeout === 0) {
-        out.fail(
-          `condition not met for ${v.info.resource}${v.info.group ? `.${v.info.group}` : ''}/${v.name}`,
-        );
+        out.fail(`condition not met for ${v.info.resource}/${v.name}`);
         done = true;
         break;
       }
       if (waited >= budget) break;
+      const before = env.client.lab.now;
       env.advance(WAIT_STEP_MS);
+      // a terminal that lets no time pass (letTimePass: false) can never see the condition change
+      if (env.client.lab.now === before) break;
       waited += WAIT_STEP_MS;
       const res = fetch(env, v.info, v.name, ns);
       if (isOk(res)) obj = asObject(res);
