@@ -6,3 +6,4 @@ export * from './i18n/format-message.util';
 export { MESSAGES_EN } from './i18n/messages.en';
 export { MESSAGES_ZH_TW } from './i18n/messages.zh-tw';
 export * from './chapters';
+export * from './scenarios';
