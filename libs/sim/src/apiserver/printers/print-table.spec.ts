@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../model';
+import type { KubeObject, TableRow } from '../../model';
 import { printTable } from './print-table';
 
 const START = Date.parse('2026-01-05T09:00:00Z');
@@ -17,6 +17,7 @@ function pod(over: Record<string, unknown> = {}, status: Record<string, unknown>
 }
 
 const running = { running: { startedAt: ts(2000) } };
+const NONE4 = ['<none>', '<none>', '<none>', '<none>'];
 
 describe('printTable pods', () => {
   it('should expose the columns and priorities of printers.go', () => {
@@ -345,12 +346,23 @@ describe('printTable pods', () => {
     ).toEqual(at(4 * 3_600_000));
   });
 
-  it('should hand out fresh cell arrays when rows come from the cache', () => {
+  it('should hand out frozen rows when they come from the cache so a client cannot change them', () => {
     const rowCache = new WeakMap();
     const obj = pod();
-    const first = printTable('pods', [obj], { ...NOW, rowCache }).rows[0]?.cells as unknown[];
-    first[1] = 'changed by a client';
-    expect(printTable('pods', [obj], { ...NOW, rowCache }).rows[0]?.cells[1]).toBe('0/1');
+    const first = printTable('pods', [obj], { ...NOW, rowCache }).rows[0] as TableRow;
+    expect(() => {
+      first.cells[1] = 'changed by a client';
+    }).toThrow(TypeError);
+    expect(() => {
+      first.cells = [];
+    }).toThrow(TypeError);
+    // the same instant, or a later one where every age reads the same, reuses the row
+    expect(printTable('pods', [obj], { ...NOW, rowCache }).rows[0]).toBe(first);
+    const later = { startMs: START, nowMs: NOW.nowMs + 30_000, rowCache };
+    expect(printTable('pods', [obj], later).rows[0]).toBe(first);
+    const next = printTable('pods', [obj], { ...later, nowMs: NOW.nowMs + 60_000 }).rows[0];
+    expect(next?.cells).toEqual(['my-app-7d9f4b6c5-x2k1m', '0/1', '', '0', '11m', ...NONE4]);
+    expect(next?.object).toBe(obj);
   });
 });
 

@@ -5,7 +5,7 @@
 import type { KubeObject, Table, TableRow } from '../../model';
 import type { PrintOptions, ResourcePrinter } from './printer-types';
 import { podPrinter } from './pod-printer';
-import { renderRow } from './render-row';
+import { tableRowAt } from './render-row';
 import { deploymentPrinter, jobPrinter, replicaSetPrinter } from './workload-printers';
 import { nodePrinter } from './node-printer';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service-printers';
@@ -72,7 +72,7 @@ export function printTable(resource: string, objects: KubeObject[], opts: PrintO
         prepared = prepare(object);
         cache.set(object, prepared);
       }
-      rows[i] = { cells: renderRow(prepared, ctx.now), object };
+      rows[i] = tableRowAt(prepared, object, ctx.now);
     }
   } else {
     for (let i = 0; i < objects.length; i++) {

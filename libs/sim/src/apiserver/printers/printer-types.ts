@@ -1,6 +1,6 @@
 // Shared building blocks of the server-side printers (k/k pkg/printers/internalversion).
 
-import type { KubeObject, TableColumnDefinition } from '../../model';
+import type { KubeObject, TableColumnDefinition, TableRow } from '../../model';
 
 export interface PrintOptions {
   /** wall-clock epoch ms "now"; wins over nowIso / startMs+nowMs */
@@ -53,6 +53,8 @@ export interface TimedCell {
 export interface PreparedRow {
   cells: readonly unknown[];
   timed: readonly TimedCell[];
+  /** the frozen Table row last handed out, and the "now" it was printed for */
+  last?: { now: number; row: TableRow };
 }
 
 export interface ResourcePrinter {

@@ -64,7 +64,26 @@ export function kubeconfigYaml(cfg: Kubeconfig, redact = false): string {
 }
 
 /** Reads the file back; null when it is not a usable kubeconfig. */
+/**
+ * Every kubectl command reads the same kubeconfig; parsing its YAML costs more than a whole
+ * `kubectl get ns`. The last text's result is kept (a pure function of the text) and each caller
+ * gets its own copy.
+ */
+let lastParsed: { text: string; config: Kubeconfig | null } | undefined;
+
 export function parseKubeconfig(text: string): Kubeconfig | null {
+  if (lastParsed?.text !== text) lastParsed = { text, config: parseKubeconfigText(text) };
+  const c = lastParsed.config;
+  if (!c) return null;
+  return {
+    ...c,
+    clusters: c.clusters.map((x) => ({ ...x })),
+    users: c.users.map((x) => ({ ...x })),
+    contexts: c.contexts.map((x) => ({ ...x })),
+  };
+}
+
+function parseKubeconfigText(text: string): Kubeconfig | null {
   let doc: unknown;
   try {
     doc = parse(text, { maxAliasCount: 10 });

@@ -43,46 +43,71 @@ export function formatTabbed(text: string, opts: TabWriterOptions, remembered?: 
   return formatCells(rows, opts, remembered) + (endsWithNewline ? '\n' : '');
 }
 
-/** The same on rows already split into cells (every row but the last cell is tab-terminated). */
+/**
+ * The same on rows already split into cells (every row but the last cell is tab-terminated).
+ * `kubectl get -A` sends thousands of rows through here, so it keeps one flat array of cell
+ * widths, one list of blocks per column, and appends straight to the output string.
+ */
 export function formatCells(
   rows: string[][],
   opts: TabWriterOptions,
   remembered?: number[],
 ): string {
   const n = rows.length;
-  const cellWidths = rows.map((cells) => cells.map(runeWidth));
-  const padTo: number[][] = rows.map(() => []);
-  for (let col = 0; ; col++) {
-    let any = false;
+  // widths of the tab-terminated cells, row after row
+  const start = new Int32Array(n + 1);
+  let columns = 0;
+  for (let i = 0; i < n; i++) {
+    const terminated = (rows[i] as string[]).length - 1;
+    start[i + 1] = (start[i] as number) + (terminated > 0 ? terminated : 0);
+    if (terminated > columns) columns = terminated;
+  }
+  const widths = new Int32Array(start[n] as number);
+  for (let i = 0; i < n; i++) {
+    const cells = rows[i] as string[];
+    const at = start[i] as number;
+    for (let j = 0; j < cells.length - 1; j++) widths[at + j] = runeWidth(cells[j] as string);
+  }
+  // per column, its blocks of consecutive lines: where each ends and how wide it is
+  const blockEnds: number[][] = new Array<number[]>(columns);
+  const blockWidths: number[][] = new Array<number[]>(columns);
+  for (let col = 0; col < columns; col++) {
+    const ends: number[] = [];
+    const sizes: number[] = [];
     let i = 0;
     while (i < n) {
       if ((rows[i] as string[]).length - 1 <= col) {
         i++;
         continue;
       }
-      any = true;
-      const start = i;
       let width = Math.max(opts.minwidth, remembered?.[col] ?? 0);
       for (; i < n && (rows[i] as string[]).length - 1 > col; i++) {
-        const w = ((cellWidths[i] as number[])[col] as number) + opts.padding;
+        const w = (widths[(start[i] as number) + col] as number) + opts.padding;
         if (w > width) width = w;
       }
       if (remembered) remembered[col] = width;
-      for (let k = start; k < i; k++) (padTo[k] as number[])[col] = width;
+      ends.push(i);
+      sizes.push(width);
     }
-    if (!any) break;
+    blockEnds[col] = ends;
+    blockWidths[col] = sizes;
   }
-  const out: string[] = new Array(n);
+  const block = new Int32Array(columns);
+  let out = '';
   for (let i = 0; i < n; i++) {
+    if (i > 0) out += '\n';
     const cells = rows[i] as string[];
-    const widths = cellWidths[i] as number[];
-    const pads = padTo[i] as number[];
-    let line = '';
-    for (let j = 0; j < cells.length; j++) {
-      line += cells[j];
-      if (j < cells.length - 1) line += spaces((pads[j] as number) - (widths[j] as number));
+    const last = cells.length - 1;
+    const at = start[i] as number;
+    for (let j = 0; j < last; j++) {
+      const ends = blockEnds[j] as number[];
+      let b = block[j] as number;
+      while ((ends[b] as number) <= i) b++;
+      block[j] = b;
+      out += cells[j] as string;
+      out += spaces(((blockWidths[j] as number[])[b] as number) - (widths[at + j] as number));
     }
-    out[i] = line;
+    if (last >= 0) out += cells[last] as string;
   }
-  return out.join('\n');
+  return out;
 }
