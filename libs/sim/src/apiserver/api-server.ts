@@ -62,6 +62,7 @@ import * as S from './status';
 import type { CacheEntry, CachedEvent } from './watch-cache';
 import { isCorrupt, resourceForKey, WatchCache } from './watch-cache';
 import { validateObject, validateUpdate } from './validation';
+import { prepareDaemonSet } from './workload-strategy';
 
 export interface ApiServerConfig {
   etcd: EtcdStore;
@@ -87,10 +88,11 @@ export interface ApiServerHooks {
 export type ChangeListener = (resource: string, ev: CachedEvent) => void;
 
 /** Resources whose metadata.generation tracks spec changes. */
-const GENERATION = new Set(['deployments', 'replicasets', 'jobs']);
+const GENERATION = new Set(['deployments', 'replicasets', 'daemonsets', 'jobs']);
 /** Resources with a status subresource: status is ignored on the main resource and vice versa. */
 const STATUS_SUB = new Set([
   'pods',
+  'daemonsets',
   'deployments',
   'replicasets',
   'jobs',
@@ -574,6 +576,7 @@ export class ApiServer {
     obj.metadata.uid = this.uid();
     obj.metadata.creationTimestamp = this.nowIso();
     if (GENERATION.has(info.resource)) obj.metadata.generation = 1;
+    if (info.resource === 'daemonsets') prepareDaemonSet(obj);
     if (info.resource === 'pods') {
       const pod = obj as Pod;
       pod.status = { phase: 'Pending', qosClass: qosClass(pod.spec) };

@@ -76,6 +76,20 @@ export function applyDefaults(obj: Obj): void {
       defaultTemplate(spec);
       break;
     }
+    case 'DaemonSet': {
+      // k8s.io/kubernetes pkg/apis/apps/v1/defaults.go SetDefaults_DaemonSet
+      if (!spec) break;
+      const strategy = (spec['updateStrategy'] ??= {}) as Record<string, unknown>;
+      strategy['type'] ??= 'RollingUpdate';
+      if (strategy['type'] === 'RollingUpdate') {
+        const ru = (strategy['rollingUpdate'] ??= {}) as Record<string, unknown>;
+        ru['maxUnavailable'] ??= 1;
+        ru['maxSurge'] ??= 0;
+      }
+      spec['revisionHistoryLimit'] ??= 10;
+      defaultTemplate(spec);
+      break;
+    }
     case 'ReplicaSet':
       if (!spec) break;
       spec['replicas'] ??= 1;

@@ -138,6 +138,19 @@ const SCHEMAS: Record<string, Schema> = {
     },
     status: M,
   },
+  DaemonSet: {
+    apiVersion: L,
+    kind: L,
+    metadata: META,
+    spec: {
+      selector: SELECTOR,
+      template: TEMPLATE,
+      updateStrategy: { type: L, rollingUpdate: { maxSurge: L, maxUnavailable: L } },
+      minReadySeconds: L,
+      revisionHistoryLimit: L,
+    },
+    status: M,
+  },
   ReplicaSet: {
     apiVersion: L,
     kind: L,

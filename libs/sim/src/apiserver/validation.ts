@@ -168,6 +168,7 @@ function validateWorkload(
   errs: Errs,
   allowedRestart: string[],
   selectorRequired = true,
+  kind = 'deployment',
 ): void {
   if (!spec) {
     errs.push(required('spec.template.spec.containers'));
@@ -182,9 +183,7 @@ function validateWorkload(
     const labels = spec.template?.metadata?.labels ?? {};
     const reqs = fromLabelSelector(spec.selector as never);
     if (reqs.length === 0) {
-      errs.push(
-        invalid('spec.selector', spec.selector, 'empty selector is invalid for deployment'),
-      );
+      errs.push(invalid('spec.selector', spec.selector, `empty selector is invalid for ${kind}`));
     } else if (!matchesRequirements(labels, reqs)) {
       errs.push(
         invalid(
@@ -251,6 +250,9 @@ export function validateObject(obj: KubeObject): FieldError[] {
     case 'ReplicaSet':
       validateWorkload(spec as WorkloadSpec, errs, ['Always']);
       break;
+    case 'DaemonSet':
+      validateWorkload(spec as WorkloadSpec, errs, ['Always'], true, 'daemonset');
+      break;
     case 'Job':
       validateWorkload(spec as WorkloadSpec, errs, ['OnFailure', 'Never'], false);
       break;
@@ -282,7 +284,10 @@ export function validateUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   const spec = obj['spec'] as Record<string, unknown> | undefined;
   const oldSpec = old['spec'] as Record<string, unknown> | undefined;
   if (
-    (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet' || obj.kind === 'Job') &&
+    (obj.kind === 'Deployment' ||
+      obj.kind === 'ReplicaSet' ||
+      obj.kind === 'DaemonSet' ||
+      obj.kind === 'Job') &&
     spec &&
     oldSpec
   ) {

@@ -14,6 +14,7 @@ import { byOwnerUid, Index } from './indexer';
 /** Resources whose objects commonly own or are owned: a change wakes the collector. */
 export const GC_RESOURCES = [
   'configmaps',
+  'daemonsets',
   'deployments',
   'endpointslices',
   'jobs',

@@ -3,6 +3,7 @@
 // process (the lab stops every component named kube-controller-manager) stops all of them.
 
 import type { Component } from '../runtime/component';
+import { DaemonSetController } from './daemonset-controller';
 import { DeploymentController } from './deployment-controller';
 import { EndpointSliceController } from './endpointslice-controller';
 import { EndpointsController } from './endpoints-controller';
@@ -27,6 +28,7 @@ export function createControllerManager(): Component[] {
     new TaintEvictionController(),
     new DeploymentController(),
     new ReplicaSetController(),
+    new DaemonSetController(),
     new JobController(),
     new EndpointsController(),
     new EndpointSliceController(),

@@ -11,7 +11,8 @@ const LAB_TEST_TIMEOUT_MS = 60_000;
 
 function newLab(): SimLab {
   const lab = createLab({ seed: 3 });
-  lab.advance(1_000);
+  // long enough for kubeadm's CoreDNS pods to be ready behind kube-dns (3 service ports)
+  lab.advance(5_000);
   return lab;
 }
 
@@ -103,7 +104,8 @@ describe('kube-proxy in a lab', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
       .at(-1);
     expect(sync).toMatchObject({
       verb: 'sync-rules',
-      data: { servicePorts: 2, endpoints: 4, noEndpoints: 0 },
+      // kubernetes:https (1 endpoint), web:80 (3 ready), kube-dns dns/dns-tcp/metrics (2 each)
+      data: { servicePorts: 5, endpoints: 10, noEndpoints: 0 },
     });
   });
 

@@ -23,6 +23,7 @@ import type { TraceStoreState } from '../trace/trace-store';
 import { TraceStore } from '../trace/trace-store';
 import type { SchedulerView } from './components';
 import { componentFactories } from './components';
+import { installKubeadmAddons } from './kubeadm-addons';
 import type { AdvanceResult, Lab, LabOptions, LabRequest, NodeSpec, ProcessRef } from './lab-types';
 import type { Wake, WakeKind } from './wake-queue';
 import { WakeQueue } from './wake-queue';
@@ -848,6 +849,20 @@ export function createLab(options: LabOptions = {}): SimLab {
   lab.setupIdentities();
   lab.apiserver.bootstrap();
   lab.bootstrapUsers();
+  // kubeadm's addon phase talks to the apiserver as kubernetes-admin (admin.conf)
+  installKubeadmAddons(
+    (req) =>
+      lab.apiserver.handle({
+        ...req,
+        credentials: { kind: 'cert', certId: 'kubernetes-admin' },
+        userAgent: 'kubeadm/v1.32.5 (linux/amd64) kubernetes/9894294',
+      }),
+    {
+      server: 'https://172.18.0.2:6443',
+      controlPlaneEndpoint: '172.18.0.2:6443',
+      podSubnet: '10.244.0.0/16',
+    },
+  );
   lab.createHosts();
   lab.buildComponents();
   lab.initStaticPods();

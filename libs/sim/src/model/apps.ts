@@ -49,3 +49,33 @@ export interface ReplicaSet extends KubeObject {
     conditions?: Condition[];
   };
 }
+
+export interface DaemonSetUpdateStrategy {
+  type?: 'RollingUpdate' | 'OnDelete';
+  rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string };
+}
+
+/** apps/v1 DaemonSet: one pod per eligible node (kube-proxy, CNI agents, log shippers). */
+export interface DaemonSet extends KubeObject {
+  apiVersion: 'apps/v1';
+  kind: 'DaemonSet';
+  spec: {
+    selector: LabelSelector;
+    template: PodTemplateSpec;
+    updateStrategy?: DaemonSetUpdateStrategy;
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number;
+  };
+  status?: {
+    currentNumberScheduled: number;
+    numberMisscheduled: number;
+    desiredNumberScheduled: number;
+    numberReady: number;
+    observedGeneration?: number;
+    updatedNumberScheduled?: number;
+    numberAvailable?: number;
+    numberUnavailable?: number;
+    collisionCount?: number;
+    conditions?: Condition[];
+  };
+}

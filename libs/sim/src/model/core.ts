@@ -94,6 +94,9 @@ export interface Affinity {
       preference: NodeSelectorTerm;
     }[];
   };
+  /** carried through as written (the simulated scheduler has no InterPodAffinity plugin) */
+  podAffinity?: Record<string, unknown>;
+  podAntiAffinity?: Record<string, unknown>;
 }
 
 export interface TopologySpreadConstraint {

@@ -64,6 +64,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
     categories: ['all'],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   }),
+  info('daemonsets', 'daemonset', 'DaemonSet', 'apps', 'v1', true, ['ds'], {
+    categories: ['all'],
+  }),
   info('deployments', 'deployment', 'Deployment', 'apps', 'v1', true, ['deploy'], {
     categories: ['all'],
   }),

@@ -221,8 +221,11 @@ export function modelApp(input: AppInput): AppModel {
     };
   }
   // Everything else (registry.k8s.io images, redis, exercise images): a server on its declared ports.
-  const ports =
-    input.ports && input.ports.length ? input.ports : (WELL_KNOWN_PORTS[base] ?? [8080]);
+  // A known image listens where it always does (CoreDNS's health and ready ports 8080/8181 are
+  // not declared in its pod spec), plus whatever the spec declares.
+  const known = WELL_KNOWN_PORTS[base];
+  const declared = input.ports && input.ports.length ? input.ports : undefined;
+  const ports = known ? [...new Set([...(declared ?? []), ...known])] : (declared ?? [8080]);
   return {
     kind: 'http-server',
     program: {

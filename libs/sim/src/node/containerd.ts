@@ -92,7 +92,15 @@ export interface ContainerdEnv {
   podCIDR: string;
   /** wall-clock ms of sim time 0, for log timestamps written inside apps */
   epochMs: number;
+  /**
+   * When the host process a container image runs (kube-proxy) has been stopped, since when;
+   * undefined while it runs. Such a container dies then, and each restart dies at once.
+   */
+  processStoppedSince?: (process: 'kube-proxy') => number | undefined;
 }
+
+/** Exit code of a process killed by SIGTERM (128 + 15). */
+const SIGTERM_EXIT = 143;
 
 const MAX_LOG_LINES = 1000;
 
@@ -324,6 +332,11 @@ export class Containerd {
     let best: number | null = null;
     for (const c of this.containers) {
       if (c.state !== 'running' || (containerId !== undefined && c.id !== containerId)) continue;
+      const killedAt = this.stoppedAt(c);
+      if (killedAt !== undefined) {
+        if (best === null || killedAt < best) best = killedAt;
+        continue;
+      }
       const step = c.app.program.steps[c.pc];
       const t = c.stopAt ?? (step?.op === 'serve' ? undefined : c.nextAt);
       if (t !== undefined && (best === null || t < best)) best = t;
@@ -331,8 +344,20 @@ export class Containerd {
     return best;
   }
 
+  /** The host process this container is, when the node models that process (kube-proxy). */
+  private stoppedAt(c: ContainerRecord): number | undefined {
+    if (!this.env.processStoppedSince || !/(^|\/)kube-proxy[:@]/.test(c.image)) return undefined;
+    const since = this.env.processStoppedSince('kube-proxy');
+    return since === undefined ? undefined : Math.max(since, c.startedAt ?? since);
+  }
+
   private run(c: ContainerRecord, now: number): void {
     if (c.state !== 'running') return;
+    const killedAt = this.stoppedAt(c);
+    if (killedAt !== undefined && killedAt <= now) {
+      this.exit(c, killedAt, SIGTERM_EXIT);
+      return;
+    }
     const prog = c.app.program;
     let guard = 0;
     while (c.state === 'running' && guard++ < 100_000) {

@@ -20,9 +20,12 @@ export const CONTROL_PLANE_IMAGES = [
   'registry.k8s.io/etcd:3.5.16-0',
   'registry.k8s.io/coredns/coredns:v1.11.3',
 ];
+// Every node of a kind cluster boots from the same node image, which already holds the addon
+// images (CoreDNS included), so the addon pods start without a pull on any node.
 export const NODE_BASE_IMAGES = [
   'registry.k8s.io/pause:3.10',
   'registry.k8s.io/kube-proxy:v1.32.5',
+  'registry.k8s.io/coredns/coredns:v1.11.3',
   'docker.io/kindest/kindnetd:v20241212-9f82dd49',
 ];
 export const DEFAULT_CACHED_IMAGES = ['registry.k8s.io/pause:3.10', 'nginx:1.27'];
@@ -135,13 +138,23 @@ export function createNodeHost(spec: NodeSpec, opts: NodeHostOptions = {}): Node
 
 export function restoreNodeHost(input: NodeHostJson | string): NodeHost {
   const json = typeof input === 'string' ? (JSON.parse(input) as NodeHostJson) : input;
+  const systemd = new Systemd(json.systemd);
   const containerd = new Containerd(
-    { node: json.spec.name, podCIDR: json.podCIDR, epochMs: json.epochMs },
+    {
+      node: json.spec.name,
+      podCIDR: json.podCIDR,
+      epochMs: json.epochMs,
+      // kube-proxy runs in its DaemonSet pod's container: while the simulated kube-proxy
+      // process is stopped, that container is not running either
+      processStoppedSince: (name) => {
+        const u = systemd.get(name);
+        return u.active ? undefined : u.since;
+      },
+    },
     json.containerd,
   );
   const iptables = new Iptables(json.iptables);
   const files = new Map(Object.entries(json.files));
-  const systemd = new Systemd(json.systemd);
   const id = (k: string): string => sha256Hex(`${k}:${json.spec.name}`);
   const uuid = (h: string): string =>
     `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;

@@ -4,6 +4,7 @@
 
 import type { KubeObject, Table, TableRow } from '../../model';
 import type { PrintOptions, ResourcePrinter } from './printer-types';
+import { ADDED_PRINTERS } from './added-printers';
 import { podPrinter } from './pod-printer';
 import { tableRowAt } from './render-row';
 import { deploymentPrinter, jobPrinter, replicaSetPrinter } from './workload-printers';
@@ -45,7 +46,7 @@ const PRINTERS: Record<string, ResourcePrinter> = {
 };
 
 export function printerFor(resource: string): ResourcePrinter {
-  return PRINTERS[resource] ?? defaultPrinter;
+  return PRINTERS[resource] ?? ADDED_PRINTERS[resource] ?? defaultPrinter;
 }
 
 export function resolveNow(opts: PrintOptions): number {
