@@ -176,3 +176,86 @@ describe('a learner in a sandbox lab', () => {
     }
   });
 });
+
+describe('a learner with a chapter beside the terminal', () => {
+  let context: BrowserContext;
+  afterAll(async () => context?.close());
+
+  it('should open the lab from a chapter, type a clicked command, run it on Enter, and carry Run in lab over', async () => {
+    const shot = createScreenshotRecorder('chapter-lab');
+    context = await newVisitor(browser, { locale: 'en' });
+    await signUpViaApi(context.request, newAccount({ displayName: 'Barbara Liskov' }));
+    const page = await context.newPage();
+    const terminalRows = () => page.locator('.xterm-rows').innerText();
+
+    // The chapter's Open your lab: no lab yet, so a sandbox is created and opened on that chapter.
+    await page.goto('/learn/prologue');
+    await page.getByTestId('open-lab').click();
+    await page.waitForURL(/\/labs\/[\w-]+\?chapter=prologue$/, { timeout: 60_000 });
+    await page.getByTestId('stream-status').and(page.locator('[data-status="live"]')).waitFor({
+      timeout: 20_000,
+    });
+    const lesson = page.getByTestId('lab-lesson');
+    expect(await lesson.locator('[data-chapter]').getAttribute('data-chapter')).toBe('prologue');
+    expect(
+      await page
+        .getByTestId('chapter-picker')
+        .locator('[aria-current="page"]')
+        .getAttribute('data-stop'),
+    ).toBe('prologue');
+    await shot(page, 'prologue-in-lab');
+
+    // One click types the command (nothing runs); Enter runs it. The sandbox came with the file.
+    await lesson
+      .locator('[data-testid="type-command"][data-command="kubectl apply -f deployment.yaml"]')
+      .first()
+      .click();
+    await page.waitForFunction(() =>
+      (document.querySelector('.xterm-rows')?.textContent ?? '').includes(
+        'kubectl apply -f deployment.yaml',
+      ),
+    );
+    expect(await page.getByTestId('terminal-log').textContent()).not.toContain('created');
+    await page.keyboard.press('Enter');
+    await waitForOutput(page, 'deployment.apps/my-app created');
+    await shot(page, 'applied-from-chapter');
+
+    // The picker moves to another stop in the same lab: the address names it, the shell stays.
+    await page.getByTestId('chapter-picker').locator('[data-stop="kube-scheduler"]').click();
+    await page.waitForURL(/\?chapter=kube-scheduler$/);
+    await lesson.locator('[data-chapter="kube-scheduler"]').waitFor();
+    expect(await visibleText(lesson.getByRole('heading', { level: 2 }).first())).toContain(
+      'kube-scheduler',
+    );
+    expect(await terminalRows()).toContain('deployment.apps/my-app created');
+
+    // Run in lab on the chapter page: the same lab opens with the command typed, not run.
+    const labUrl = new URL(page.url());
+    await page.goto('/learn/kube-scheduler');
+    await page.getByRole('link', { name: 'Run in lab: kubectl get pods -o wide' }).first().click();
+    await page.waitForURL((url) => url.pathname === labUrl.pathname, { timeout: 30_000 });
+    // The command left the address once typed, so a reload does not type it again.
+    await page.waitForFunction(() => location.search === '?chapter=kube-scheduler');
+    await page.waitForFunction(() =>
+      (document.querySelector('.xterm-rows')?.textContent ?? '').includes(
+        'kubectl get pods -o wide',
+      ),
+    );
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.press('Enter');
+    const wide = await waitForOutput(page, /my-app-\S+[^\n]*node-\d/);
+    expect(wide).toMatch(/NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE/);
+    await shot(page, 'run-in-lab');
+
+    // The phone layout opens a chapter link on the Lesson tab.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${labUrl.pathname}?chapter=etcd`);
+    expect(
+      await page
+        .getByRole('tablist', { name: 'Lab panels' })
+        .getByRole('tab', { name: 'Lesson' })
+        .getAttribute('aria-selected'),
+    ).toBe('true');
+    await shot(page, 'narrow-etcd-lesson');
+  });
+});

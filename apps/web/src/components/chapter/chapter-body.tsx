@@ -21,7 +21,7 @@ export function ChapterBody({ chapter, messages, colours, mode, level }: TProps)
   const Heading = level === 2 ? 'h2' : 'h3';
   const isPage = level === 2;
   const headingClass = `font-semibold tracking-tight text-stone-950 ${isPage ? 'text-2xl' : 'text-lg'}`;
-  const gap = isPage ? 'mt-12' : 'mt-8';
+  const gap = isPage ? 'mt-12' : 'mt-7 first:mt-2';
   return (
     <div className="@container">
       {chapter.sections.map((section) => (

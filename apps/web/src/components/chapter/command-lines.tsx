@@ -19,7 +19,7 @@ export function CommandLines({ host, commands, label, mode }: TProps) {
         {label}
       </figcaption>
       {mode.kind === 'lab' ? (
-        <ul className="flex flex-col gap-0.5 px-2 py-2">
+        <ul className="flex flex-col gap-1 p-2">
           {commands.map((line, i) => (
             <li key={i}>
               <TypeCommandButtonClient command={line} label={mode.typeLabel} />
@@ -41,9 +41,12 @@ export function CommandLines({ host, commands, label, mode }: TProps) {
                 prefetch={false}
                 aria-label={`${mode.runLabel}: ${line}`}
                 data-testid="run-in-lab"
-                className="mt-0.5 shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap text-stone-200 ring-1 ring-stone-600 hover:bg-stone-800 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+                title={mode.runLabel}
+                className="mt-0.5 inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap text-stone-200 ring-1 ring-stone-600 hover:bg-stone-800 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white sm:px-2.5"
               >
-                {mode.runLabel} <span aria-hidden="true">→</span>
+                {/* On a phone the words would squeeze the command into a narrow column. */}
+                <span className="sr-only sm:not-sr-only">{mode.runLabel}</span>
+                <span aria-hidden="true">▶</span>
               </Link>
             </li>
           ))}

@@ -14,7 +14,7 @@ export function TypeCommandButtonClient({ command, label }: { command: string; l
       onClick={() => terminal?.type(command)}
       aria-label={`${label}: ${command}`}
       title={label}
-      className="group flex w-full items-start gap-2 rounded-md px-2 py-1 text-left font-mono text-[13px] leading-relaxed text-stone-100 hover:bg-stone-800 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-white disabled:opacity-60"
+      className="group flex w-full items-start gap-2 rounded-md bg-stone-900 px-2 py-1 text-left font-mono text-[13px] leading-relaxed text-stone-100 ring-1 ring-stone-800 hover:bg-stone-800 hover:ring-stone-600 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-white disabled:opacity-60"
     >
       <span aria-hidden="true" className="text-stone-500 select-none">
         $
