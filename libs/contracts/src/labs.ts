@@ -250,3 +250,28 @@ export function labSchedulerId(labId: string): string {
 }
 export const ZLabTickPayload = z.object({ labId: z.string().min(1) });
 export type TLabTickPayload = z.infer<typeof ZLabTickPayload>;
+
+/** A sentence in both locales (the UI shows the learner's). */
+export const ZLocalizedText = z.object({ en: z.string(), 'zh-TW': z.string() });
+
+/** POST /api/labs/:id/check: the scenario graded on the server, and the attempt recorded. */
+export const ZLabCheckResponse = z.object({
+  /** attempt number within the lab, from 1 */
+  attempt: z.number().int().positive(),
+  passed: z.boolean(),
+  score: z.number().int().nonnegative(),
+  maxScore: z.number().int().positive(),
+  /** simulated ms of the lab when it was graded */
+  simTimeMs: z.number().int().nonnegative(),
+  objectives: z.array(
+    z.object({
+      id: z.string(),
+      text: ZLocalizedText,
+      passed: z.boolean(),
+      points: z.number().int().positive(),
+      /** only for an objective not met */
+      hint: ZLocalizedText.nullable(),
+    }),
+  ),
+});
+export type TLabCheckResponse = z.infer<typeof ZLabCheckResponse>;

@@ -432,3 +432,37 @@ export async function pruneLabTrace(db: TDb, labId: string, keep: number): Promi
   return db.$executeRaw`DELETE FROM "LabTraceEvent" WHERE "labId" = ${labId}
     AND "seq" <= (SELECT max("seq") FROM "LabTraceEvent" WHERE "labId" = ${labId}) - ${keep}`;
 }
+
+export interface TLabCheckRecord {
+  passed: boolean;
+  score: number;
+  maxScore: number;
+  objectives: { id: string; passed: boolean; points: number }[];
+  simTimeMs: number;
+}
+
+/**
+ * Records a grading attempt with the next attempt number of the lab. Two attempts racing for the
+ * same number: the loser's insert hits the primary key and takes the next one.
+ */
+export async function insertLabCheck(
+  db: TDb,
+  labId: string,
+  check: TLabCheckRecord,
+): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [row] = await db.$queryRaw<{ seq: number }[]>`INSERT INTO "LabCheck" ("labId", "seq",
+          "passed", "score", "maxScore", "objectives", "simTimeMs")
+        SELECT ${labId}, COALESCE(MAX("seq"), 0) + 1, ${check.passed}, ${check.score},
+          ${check.maxScore}, ${JSON.stringify(check.objectives)}::jsonb, ${check.simTimeMs}
+        FROM "LabCheck" WHERE "labId" = ${labId}
+        RETURNING "seq"`;
+      return row!.seq;
+    } catch (error) {
+      const isDuplicate =
+        error instanceof Error && /23505|unique|LabCheck_pkey/i.test(error.message);
+      if (!isDuplicate || attempt >= 3) throw error;
+    }
+  }
+}

@@ -1,12 +1,16 @@
+import { createScenarioLab, findScenario } from '@kubejourney/content';
 import type { TLabEngine } from '@kubejourney/db';
 import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
 
 /**
  * libs/sim bound to the lab store. A sandbox is the default cluster (control plane + 3 nodes);
- * scenarios are not published yet, so every scenario id is unknown (answered with 404).
+ * a scenario is built broken from libs/content (an unknown scenario id is answered with 404).
  */
 export const simLabEngine: TLabEngine<SimLab> = {
-  create: (blueprint) =>
-    blueprint.kind === 'SANDBOX' ? createLab({ seed: blueprint.seed }) : null,
+  create: (blueprint) => {
+    if (blueprint.kind === 'SANDBOX') return createLab({ seed: blueprint.seed });
+    const scenario = blueprint.scenarioId ? findScenario(blueprint.scenarioId) : undefined;
+    return scenario ? createScenarioLab(scenario, blueprint.seed) : null;
+  },
   restore: (serialized) => restoreLab(serialized),
 };

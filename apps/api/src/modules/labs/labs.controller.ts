@@ -25,12 +25,14 @@ import {
   type TCreateLabRequest,
   type TExecRequest,
   type TExecResponse,
+  type TLabCheckResponse,
   type TLabListResponse,
   type TLabView,
   ZClockRequest,
   ZCreateLabRequest,
   ZExecRequest,
   ZExecResponse,
+  ZLabCheckResponse,
   ZLabListResponse,
   ZLabView,
 } from '@kubejourney/contracts';
@@ -93,6 +95,16 @@ export class LabsController {
     @Body(new ZodValidationPipe(ZExecRequest)) body: TExecRequest,
   ): Promise<TExecResponse> {
     return this.labs.exec(user.id, id, body.command);
+  }
+
+  @Post(':id/check')
+  @HttpCode(200)
+  @ApiOkResponse({ schema: toOpenApiSchema(ZLabCheckResponse, 'output') })
+  check(
+    @CurrentUser() user: TAuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<TLabCheckResponse> {
+    return this.labs.check(user.id, id);
   }
 
   @Get(':id/stream')

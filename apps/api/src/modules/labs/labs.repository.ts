@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   deleteLab,
   findOwnedLab,
+  insertLabCheck,
   LabStore,
   listOwnedLabs,
   loadLabObjects,
@@ -9,6 +10,7 @@ import {
   touchLab,
   type LabWriteContext,
   type TLabBlueprint,
+  type TLabCheckRecord,
   type TLabHeader,
   type TLabObjectRecord,
   type TLabTraceRecord,
@@ -79,6 +81,10 @@ export class LabsRepository {
 
   readTraceAfter(labId: string, afterSeq: number, limit: number): Promise<TLabTraceRecord[]> {
     return readTraceAfter(this.prisma, labId, afterSeq, limit);
+  }
+
+  recordCheck(labId: string, check: TLabCheckRecord): Promise<number> {
+    return insertLabCheck(this.prisma, labId, check);
   }
 
   touch(labId: string, at: Date): Promise<void> {

@@ -3,11 +3,12 @@ import type {
   TClockRequest,
   TCreateLabRequest,
   TExecResponse,
+  TLabCheckResponse,
   TLabListResponse,
   TLabNotice,
   TLabView,
 } from '@kubejourney/contracts';
-import { CHAPTER_LAB_FILES } from '@kubejourney/content';
+import { CHAPTER_LAB_FILES, findScenario, gradeScenario } from '@kubejourney/content';
 import type { LabWriteContext, TLabCommit, TLabWriteResult } from '@kubejourney/db';
 import { ADMIN_USER, type ApiResponse, type LabRequest, type SimLab } from '@kubejourney/sim';
 import { randomInt } from 'node:crypto';
@@ -130,6 +131,51 @@ export class LabsService {
         return ctx.lab.request(ADMIN_USER, request);
       }),
     );
+  }
+
+  /**
+   * Grades a scenario lab where it stands now (caught up with its clock) and records the
+   * attempt. Grading reads the lab only: the write commits the catch-up, nothing else.
+   */
+  async check(ownerId: string, labId: string): Promise<TLabCheckResponse> {
+    const header = await this.labs.findOwned(labId, ownerId);
+    if (!header) throw notFound();
+    const scenario = header.scenarioId ? findScenario(header.scenarioId) : undefined;
+    if (header.kind !== 'SCENARIO' || !scenario) {
+      throw new DomainError('CONFLICT', 'This lab is a sandbox: only scenario labs are graded.');
+    }
+    const graded = await this.commit(
+      await this.labs.write(labId, ownerId, (ctx) => {
+        this.wake(ctx);
+        ctx.catchUp();
+        return { grade: gradeScenario(scenario, ctx.lab), simTimeMs: ctx.lab.now };
+      }),
+    );
+    const { grade, simTimeMs } = graded;
+    const attempt = await this.labs.recordCheck(labId, {
+      passed: grade.passed,
+      score: grade.score,
+      maxScore: grade.maxScore,
+      objectives: grade.objectives,
+      simTimeMs,
+    });
+    return {
+      attempt,
+      passed: grade.passed,
+      score: grade.score,
+      maxScore: grade.maxScore,
+      simTimeMs,
+      objectives: scenario.objectives.map((objective, i) => {
+        const passed = grade.objectives[i]?.passed === true;
+        return {
+          id: objective.id,
+          text: objective.text,
+          passed,
+          points: objective.points,
+          hint: passed ? null : objective.hint,
+        };
+      }),
+    };
   }
 
   async changeClock(ownerId: string, labId: string, request: TClockRequest): Promise<TLabView> {

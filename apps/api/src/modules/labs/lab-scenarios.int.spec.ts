@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TTestApp } from '../../../test/test-app';
+
+// Scenario labs through the API: created broken from libs/content, graded on the server, every
+// attempt recorded. No worker runs here: the clock is stepped through the API instead, so the
+// test decides exactly how much cluster time passes.
+
+process.env.LAB_LIMIT_PER_USER = '5';
+
+let t: TTestApp;
+let ada = '';
+let bob = '';
+const http = () => request(t.app.getHttpServer());
+
+async function signup(name: string): Promise<string> {
+  const response = await http()
+    .post('/api/auth/signup')
+    .send({ email: `${name}@example.com`, password: 'Kubernetes-1-32', displayName: name })
+    .expect(201);
+  return (([] as string[]).concat(response.headers['set-cookie'] ?? [])[0] ?? '').split(';')[0]!;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.reset();
+  ada = await signup('ada');
+  bob = await signup('bob');
+}, 90_000);
+
+afterAll(async () => {
+  await t?.close();
+}, 60_000);
+
+describe('scenario labs', () => {
+  it('should answer 404 when the scenario does not exist', async () => {
+    const response = await http()
+      .post('/api/labs')
+      .set('Cookie', ada)
+      .send({ kind: 'scenario', scenarioId: 'no-such-scenario' });
+    expect([response.status, response.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+
+  it(
+    'should grade a broken lab as failed with hints and a fixed one as passed, recording both',
+    { timeout: 120_000 },
+    async () => {
+      const created = await http()
+        .post('/api/labs')
+        .set('Cookie', ada)
+        .send({ kind: 'scenario', scenarioId: 'service-without-endpoints' })
+        .expect(201);
+      const id = created.body.id as string;
+      expect(created.body).toMatchObject({
+        kind: 'scenario',
+        scenarioId: 'service-without-endpoints',
+      });
+      await http()
+        .post(`/api/labs/${id}/clock`)
+        .set('Cookie', ada)
+        .send({ action: 'pause' })
+        .expect(200);
+
+      const first = await http().post(`/api/labs/${id}/check`).set('Cookie', ada).expect(200);
+      expect(first.body).toMatchObject({ attempt: 1, passed: false, score: 3, maxScore: 10 });
+      const [endpoints, ready] = first.body.objectives as {
+        id: string;
+        passed: boolean;
+        hint: { en: string; 'zh-TW': string } | null;
+      }[];
+      expect(endpoints).toMatchObject({ id: 'service-endpoints', passed: false });
+      expect(endpoints!.hint!.en).toMatch(/selector/);
+      expect(ready).toMatchObject({ id: 'web-ready', passed: true, hint: null });
+      // another learner can neither grade nor see it
+      await http().post(`/api/labs/${id}/check`).set('Cookie', bob).expect(404);
+
+      await http()
+        .post(`/api/labs/${id}/exec`)
+        .set('Cookie', ada)
+        .send({ command: `kubectl patch service web -p '{"spec":{"selector":{"app":"web"}}}'` })
+        .expect(200);
+      await http()
+        .post(`/api/labs/${id}/clock`)
+        .set('Cookie', ada)
+        .send({ action: 'step', ms: 10_000 })
+        .expect(200);
+      const second = await http().post(`/api/labs/${id}/check`).set('Cookie', ada).expect(200);
+      expect(second.body).toMatchObject({ attempt: 2, passed: true, score: 10 });
+      expect((second.body.objectives as { hint: unknown }[]).every((o) => o.hint === null)).toBe(
+        true,
+      );
+
+      const stored = await t.prisma.labCheck.findMany({
+        where: { labId: id },
+        orderBy: { seq: 'asc' },
+      });
+      expect(stored.map((c) => [c.seq, c.passed, c.score, c.maxScore])).toEqual([
+        [1, false, 3, 10],
+        [2, true, 10, 10],
+      ]);
+    },
+  );
+
+  it('should refuse to grade a sandbox with CONFLICT', async () => {
+    const sandbox = await http().post('/api/labs').set('Cookie', ada).send({ kind: 'sandbox' });
+    const response = await http().post(`/api/labs/${sandbox.body.id}/check`).set('Cookie', ada);
+    expect([response.status, response.body.error.code]).toEqual([409, 'CONFLICT']);
+  });
+});
