@@ -100,10 +100,12 @@ export function fetchTable(
   info: ResourceInfo,
   name: string | undefined,
   out: Out,
+  /** kubectl asks for a Table only to print one (get.go transformRequests); -o json gets objects */
+  asTable = true,
 ): { table: Table; objects: KubeObject[] } | undefined {
   const ns = info.namespaced && !env.allNamespaces ? env.namespace : undefined;
   const query = {
-    asTable: true,
+    ...(asTable ? { asTable: true } : {}),
     ...(name ? {} : { limit: 500 }),
     ...(flag(env.args, 'l', 'selector') ? { labelSelector: flag(env.args, 'l', 'selector') } : {}),
     ...(flag(env.args, 'field-selector')
@@ -219,7 +221,7 @@ export function runGet(env: KubectlEnv): Out {
     const names = t.names.length ? t.names : [undefined];
     const tables: Table[] = [];
     for (const name of names) {
-      const r = fetchTable(env, t.info, name, out);
+      const r = fetchTable(env, t.info, name, out, format.kind === 'table');
       if (!r) {
         singleNamed = false;
         continue;
