@@ -79,6 +79,7 @@ const WORDS = [
   'cp',
   'web:/etc/hostname',
   'api-versions',
+  'diff',
   '--raw',
   '/healthz',
   '/api/v1/pods',

@@ -31,6 +31,7 @@ import { runAuth } from './auth-cmd';
 import { runConfig } from './config-cmd';
 import { runApiResources, runClusterInfo, runExplain, runProxy, runVersion } from './info-cmds';
 import { runExpose } from './expose-cmd';
+import { runDiff } from './diff-cmd';
 import { runWait } from './wait-cmd';
 import { runSet } from './set-cmd';
 import { runApiVersions } from './raw-cmd';
@@ -68,6 +69,7 @@ const VERBS: Record<string, Verb> = {
   patch: runPatch,
   set: runSet,
   expose: runExpose,
+  diff: runDiff,
   wait: runWait,
   top: runTop,
   attach: runAttach,
@@ -126,6 +128,7 @@ Troubleshooting and Debugging Commands:
   auth            Inspect authorization
 
 Advanced Commands:
+  diff            Diff the live version against a would-be applied version
   apply           Apply a configuration to a resource by file name or stdin
   patch           Update fields of a resource
   wait            Experimental: Wait for a specific condition on one or many resources

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { executeGoTemplate, goTemplateParseError, GoTemplateError } from './go-template';
 import { naturalLess, sortByField } from './get-sort';
 import { parseGoDuration } from './wait-cmd';
+import { unifiedHunks } from './unified-diff';
 
 const list = {
   kind: 'List',
@@ -82,5 +83,20 @@ describe('wait --timeout', () => {
     expect(parseGoDuration('0')).toBe(0);
     expect(parseGoDuration('30')).toBeUndefined();
     expect(parseGoDuration('abc')).toBeUndefined();
+  });
+});
+
+describe('unified diff', () => {
+  it('should print GNU diff -u hunks with three lines of context when lines change', () => {
+    const a = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n';
+    const b = 'a\nb\nc\nd\nE\nf\ng\nh\ni\nj\nk\n';
+    expect(unifiedHunks(a, b)).toBe(
+      '@@ -2,9 +2,10 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n i\n j\n+k\n',
+    );
+  });
+
+  it('should number an empty side as line 0 and print nothing when texts are equal', () => {
+    expect(unifiedHunks('', 'x\ny\n')).toBe('@@ -0,0 +1,2 @@\n+x\n+y\n');
+    expect(unifiedHunks('x\n', 'x\n')).toBe('');
   });
 });

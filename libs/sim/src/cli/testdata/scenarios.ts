@@ -418,4 +418,38 @@ export const SCENARIOS: Scenario[] = [
       'curl -s localhost:9090 | grep title',
     ],
   },
+  {
+    name: 'diff',
+    files: {
+      'web.yaml': DEPLOY,
+      'web-scaled.yaml': DEPLOY.replace('replicas: 2', 'replicas: 3').replace(
+        'nginx:1.27',
+        'nginx:1.28',
+      ),
+      'cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: dev\n',
+      'cm2.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  labels:\n    team: a\ndata:\n  mode: prod\n  level: debug\n',
+      'secret.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  user: YWRtaW4=\n  password: czNjcjN0\n',
+      'secret2.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  user: YWRtaW4=\n  password: bmV3LXBhc3M=\n',
+    },
+    steps: [
+      1000,
+      'kubectl diff -f cm.yaml',
+      'kubectl apply -f cm.yaml',
+      'kubectl diff -f cm.yaml',
+      'kubectl diff -f cm2.yaml',
+      'kubectl apply -f secret.yaml',
+      'kubectl diff -f secret2.yaml',
+      'kubectl apply -f web.yaml',
+      2500,
+      'kubectl diff -f web.yaml',
+      'kubectl diff -f web-scaled.yaml',
+      'kubectl get deploy web -o jsonpath={.spec.replicas}',
+      'kubectl diff',
+      'kubectl diff -f nope.yaml',
+    ],
+  },
 ];
