@@ -1292,6 +1292,9 @@ export class ApiServer {
   ): ApiResponse {
     if (ctx.req.query?.dryRun) {
       const out = deepClone(obj);
+      // nothing is stored, so an update's answer keeps the revision it was read at
+      if (!out.metadata.resourceVersion && expectModRevision > 0)
+        out.metadata.resourceVersion = String(expectModRevision);
       return this.respond(ctx, code, out, { dryRun: true });
     }
     const stored = this.put(ctx.info, key, obj, expectModRevision, ctx);
