@@ -213,7 +213,19 @@ export const ZTraceEventPayload = z.object({
 export type TTraceEventPayload = z.infer<typeof ZTraceEventPayload>;
 
 /** SSE event names; a `trace` event carries `id: <seq>` so a reconnect resumes after it. */
-export const LAB_SSE_EVENTS = { trace: 'trace', view: 'view', deleted: 'deleted' } as const;
+export const LAB_SSE_EVENTS = {
+  trace: 'trace',
+  view: 'view',
+  deleted: 'deleted',
+  resync: 'resync',
+} as const;
+
+/**
+ * `event: resync` — the client read too slowly, so the server stopped queueing events for it;
+ * once its socket drained, the events it missed follow from the database (after `afterSeq`),
+ * then a fresh view. Nothing is lost; a client may show that it caught up.
+ */
+export const ZLabResyncEventPayload = z.object({ afterSeq: z.number().int().nonnegative() });
 
 /** `event: view` — the lab changed; the payload is the fresh view model. */
 export const ZLabViewEventPayload = ZLabView;

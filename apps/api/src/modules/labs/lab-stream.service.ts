@@ -18,6 +18,12 @@ const VIEW_EVERY_MS = 200;
  * the lab's Redis channel. Notices may arrive out of order (two writers publish after their own
  * commits) or be lost (Redis restart): any gap in seqs is filled from the database, so the stream
  * is always complete and in order. `view` events carry the fresh view model after changes.
+ *
+ * Backpressure: the database is the buffer, never the socket. When a client reads too slowly
+ * and the socket holds more than `sseMaxBufferedBytes`, notices are dropped instead of queued;
+ * once the socket drains, a `resync` event is sent and the missed events follow from the
+ * database, then a fresh view. A client that stays stalled for `sseStallMs` is disconnected
+ * (it reconnects with Last-Event-ID and misses nothing).
  */
 @Injectable()
 export class LabStreamService {
@@ -53,10 +59,43 @@ export class LabStreamService {
     let chain: Promise<void> = Promise.resolve();
     let viewTimer: NodeJS.Timeout | undefined;
     let lastViewAt = 0;
+    let isLagging = false;
+    const drainWaiters = new Set<() => void>();
     const subscription: { off?: () => Promise<void> } = {};
 
     const write = (frame: string) => {
       if (!isClosed) response.write(frame);
+    };
+    const isOverBound = () => response.writableLength > this.config.sseMaxBufferedBytes;
+    /** Resolves once the socket is under the bound again; closes the stream if it never is. */
+    const belowBound = () =>
+      new Promise<void>((resolve) => {
+        if (isClosed || !isOverBound()) return resolve();
+        const done = () => {
+          clearTimeout(stall);
+          response.off('drain', onDrain);
+          drainWaiters.delete(done);
+          resolve();
+        };
+        const onDrain = () => {
+          if (!isOverBound()) done();
+        };
+        const stall = setTimeout(() => {
+          this.logger.warn(`lab stream ${labId}: client stalled, closing`);
+          done();
+          close();
+        }, this.config.sseStallMs);
+        drainWaiters.add(done);
+        response.on('drain', onDrain);
+      });
+    /** From a dropped notice on: wait for the socket, then send what was missed, from storage. */
+    const resync = async () => {
+      await belowBound();
+      if (isClosed) return;
+      isLagging = false;
+      write(`event: ${LAB_SSE_EVENTS.resync}\ndata: ${JSON.stringify({ afterSeq: lastSent })}\n\n`);
+      await fillFromDatabase();
+      await sendView();
     };
     const sendTrace = (events: TLabTraceRecord[]) => {
       for (const event of events) {
@@ -73,9 +112,14 @@ export class LabStreamService {
         const page = await this.labs.readTraceAfter(labId, lastSent, REPLAY_PAGE);
         sendTrace(page.filter((e) => e.seq <= upTo));
         if (page.length < REPLAY_PAGE || lastSent >= upTo) return;
+        // a long replay goes out page by page, as fast as the client reads
+        await belowBound();
+        if (isClosed) return;
       }
     };
     const sendView = async () => {
+      // a view dropped here is sent again after the resync
+      if (isLagging || isOverBound()) return;
       lastViewAt = Date.now();
       const view = await this.service.view(ownerId, labId);
       write(`event: ${LAB_SSE_EVENTS.view}\ndata: ${JSON.stringify(view)}\n\n`);
@@ -93,6 +137,7 @@ export class LabStreamService {
       isClosed = true;
       clearInterval(heartbeat);
       clearTimeout(viewTimer);
+      for (const done of [...drainWaiters]) done();
       void subscription.off?.();
       response.end();
     };
@@ -116,9 +161,20 @@ export class LabStreamService {
       scheduleView();
     };
 
-    const heartbeat = setInterval(() => write(': ping\n\n'), this.config.sseHeartbeatMs);
+    const heartbeat = setInterval(() => {
+      if (!isOverBound()) write(': ping\n\n');
+    }, this.config.sseHeartbeatMs);
     request.on('close', close);
     const unsubscribe = await this.events.subscribe(labId, (notice) => {
+      if (notice.type !== 'deleted' && (isLagging || isOverBound())) {
+        // Neither the socket nor this queue holds events for a slow reader: drop the notice
+        // (its events are stored) and catch up from the database once the socket drains.
+        if (!isLagging) {
+          isLagging = true;
+          enqueue(resync);
+        }
+        return;
+      }
       // Queue behind whatever is being sent, so events leave in seq order.
       enqueue(() => onNotice(notice));
     });

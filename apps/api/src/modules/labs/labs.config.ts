@@ -20,6 +20,15 @@ const ZLabsEnv = z.object({
   LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(100),
   /** SSE comment sent on idle streams so proxies keep them open */
   LAB_SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
+  // A stream whose socket holds more than this many unsent bytes (a slow or stalled reader)
+  // stops getting events queued; it resyncs from the database once it drains.
+  LAB_SSE_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  /** a stream that stays over the bound this long is closed (the client resumes by Last-Event-ID) */
+  LAB_SSE_STALL_SECONDS: z.coerce.number().int().positive().default(30),
 });
 
 export type TLabsConfig = {
@@ -30,6 +39,8 @@ export type TLabsConfig = {
   cacheSize: number;
   restoreTraceEvents: number;
   sseHeartbeatMs: number;
+  sseMaxBufferedBytes: number;
+  sseStallMs: number;
 };
 
 export function loadLabsConfig(env: Record<string, string | undefined>): TLabsConfig {
@@ -52,6 +63,8 @@ export function loadLabsConfig(env: Record<string, string | undefined>): TLabsCo
     cacheSize: e.LAB_CACHE_SIZE,
     restoreTraceEvents: e.LAB_RESTORE_TRACE_EVENTS,
     sseHeartbeatMs: e.LAB_SSE_HEARTBEAT_MS,
+    sseMaxBufferedBytes: e.LAB_SSE_MAX_BUFFERED_BYTES,
+    sseStallMs: e.LAB_SSE_STALL_SECONDS * 1_000,
   };
 }
 
