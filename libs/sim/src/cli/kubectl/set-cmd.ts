@@ -11,6 +11,7 @@ import { qualifiedKind, resolveResource } from './kube-resources';
 import { visitTargets } from './kube-targets';
 import type { Visited } from './kube-targets';
 import { runSetImage } from './modify-cmds';
+import { subcommandHelp } from './stream-cmds';
 import { deepEqual } from './three-way-merge';
 
 interface EnvVar {
@@ -28,11 +29,33 @@ interface PodSpec {
   initContainers?: Container[];
 }
 
+const SET_HELP = `Configure application resources.
+
+ These commands help you make changes to existing application resources.
+
+Available Commands:
+  env              Update environment variables on a pod template
+  image            Update the image of a pod template
+  resources        Update resource requests/limits on objects with pod templates
+  selector         Set the selector on a resource
+  serviceaccount   Update the service account of a resource
+  subject          Update the user, group, or service account in a role binding or cluster role binding
+
+Usage:
+  kubectl set SUBCOMMAND [options]
+
+Use "kubectl set <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`;
+
 export function runSet(env: KubectlEnv): Out {
   const sub = env.args.positional[0];
   if (sub === 'env') return runSetEnv(env);
   if (sub === 'resources') return runSetResources(env);
-  return runSetImage(env);
+  if (sub === 'image') return runSetImage(env);
+  if (sub === 'serviceaccount' || sub === 'sa') return runSetServiceAccount(env);
+  if (sub === 'selector') return runSetSelector(env);
+  return subcommandHelp(new Out(), 'set', SET_HELP, sub);
 }
 
 /** updatepodspec.go: the pod spec inside a Pod or a pod template. */
@@ -327,5 +350,80 @@ function runSetResources(env: KubectlEnv): Out {
       );
   }
   for (const e of errors) out.err(e);
+  return out;
+}
+
+/** set_serviceaccount.go: the last argument names the ServiceAccount for the pod template. */
+function runSetServiceAccount(env: KubectlEnv): Out {
+  const out = new Out();
+  const args = env.args.positional.slice(1);
+  if (args.length === 0) return out.fail('serviceaccount is required');
+  const account = args[args.length - 1] as string;
+  const mode = dryRunMode(env);
+  const visited = visitTargets(env, out, args.slice(0, -1), resolveResource);
+  if (!visited || out.exitCode) return out;
+  for (const v of visited) {
+    if (!v.obj) continue;
+    const spec = podSpecOf(v.obj);
+    if (!spec) {
+      out.fail(
+        `${v.info.resource}/${v.name} the object is not a pod or does not have a pod template: *v1.${v.obj.kind}`,
+      );
+      continue;
+    }
+    if ((spec as { serviceAccountName?: string }).serviceAccountName === account) continue;
+    if (mode !== 'client') {
+      const done = sendPatch(
+        env,
+        out,
+        v,
+        templatePatch(v.obj, { serviceAccountName: account }),
+        'failed to patch ServiceAccountName ',
+      );
+      if (!done) continue;
+    }
+    out.out(`${qualifiedKind(v.info)}/${v.name} serviceaccount updated${dryRunSuffix(mode)}\n`);
+  }
+  return out;
+}
+
+/** set_selector.go: replaces a Service's selector with the equality terms given last. */
+function runSetSelector(env: KubectlEnv): Out {
+  const out = new Out();
+  const args = env.args.positional.slice(1);
+  if (args.length < 2)
+    return out.err(
+      "error: one resource and selector are required\nSee 'kubectl set selector -h' for help and examples\n",
+    );
+  const expr = args[args.length - 1] as string;
+  const selector: Record<string, string> = {};
+  for (const term of expr.split(',').filter(Boolean)) {
+    const m = /^([A-Za-z0-9._/-]+)\s*==?\s*([A-Za-z0-9._-]*)$/.exec(term.trim());
+    if (!m)
+      return out.fail(
+        `couldn't parse the selector string "${expr}": unable to parse requirement: found '${term}', expected: '=', '!=', '==', 'in', notin'`,
+      );
+    selector[m[1] as string] = m[2] as string;
+  }
+  const mode = dryRunMode(env);
+  const visited = visitTargets(env, out, args.slice(0, -1), resolveResource);
+  if (!visited || out.exitCode) return out;
+  for (const v of visited) {
+    if (!v.obj) continue;
+    if (v.obj.kind !== 'Service') {
+      out.fail('setting a selector is only supported for Services');
+      continue;
+    }
+    const before = ((v.obj.spec as { selector?: Record<string, string> })?.selector ??
+      {}) as Record<string, string | null>;
+    const change: Record<string, string | null> = { ...selector };
+    for (const k of Object.keys(before)) if (!(k in selector)) change[k] = null;
+    if (deepEqual(before, selector)) continue;
+    if (mode !== 'client') {
+      const done = sendPatch(env, out, v, { spec: { selector: change } }, '');
+      if (!done) continue;
+    }
+    out.out(`${qualifiedKind(v.info)}/${v.name} selector updated${dryRunSuffix(mode)}\n`);
+  }
   return out;
 }

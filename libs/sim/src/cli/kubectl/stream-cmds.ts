@@ -51,11 +51,29 @@ Use "kubectl top <command> --help" for more information about a given command.
 Use "kubectl options" for a list of global command-line options (applies to all commands).
 `;
 
+/**
+ * cmdutil.DefaultSubCommandRun: a group command without a subcommand prints its help on stderr
+ * and exits 1; with an unknown one it is a usage error.
+ */
+export function subcommandHelp(
+  out: Out,
+  group: string,
+  help: string,
+  arg: string | undefined,
+): Out {
+  if (arg !== undefined)
+    return out.err(
+      `error: unknown command ${JSON.stringify(arg)}\nSee 'kubectl ${group} -h' for help and examples\n`,
+    );
+  return out.err(help);
+}
+
 /** top_node.go / top_pod.go: discovery has no metrics.k8s.io group without metrics-server. */
 export function runTop(env: KubectlEnv): Out {
   const out = new Out();
   const sub = env.args.positional[0];
-  if (!sub || !['node', 'nodes', 'no', 'pod', 'pods', 'po'].includes(sub)) return out.out(TOP_HELP);
+  if (!sub || !['node', 'nodes', 'no', 'pod', 'pods', 'po'].includes(sub))
+    return subcommandHelp(out, 'top', TOP_HELP, sub);
   const res = env.client.request({ verb: 'get', resource: 'namespaces', name: 'default' });
   if (res.code === 0 || res.code === 401) return out.apiError(env, res);
   // the lab runs no metrics-server, so discovery never lists metrics.k8s.io
