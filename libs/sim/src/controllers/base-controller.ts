@@ -330,8 +330,7 @@ export function controllerRef(
 export function lookup<T extends KubeObject>(informer: Informer<T>, keys: string[]): T[] {
   const out: T[] = [];
   for (const key of keys) {
-    const { namespace, name } = splitKey(key);
-    const obj = informer.get(namespace, name);
+    const obj = informer.getByKey(key);
     if (obj) out.push(obj);
   }
   return out;

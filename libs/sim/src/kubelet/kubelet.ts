@@ -78,6 +78,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   let podNextAt = new Map<string, { at: number; periodic: boolean }>();
   let podRetry = new Set<string>();
   let lastFullSync = -Infinity;
+  let sortedPods: { from: Informer<Pod>; list: Pod[] } | null = null;
   let fullSyncPending = true;
   const staticCache: StaticPodCache = new Map();
 
@@ -496,12 +497,18 @@ export function createKubelet(host: NodeHost): Kubelet {
       fullSyncPending = false;
       lastFullSync = ctx.now;
     }
-    // sorted by namespace+name; the keys are built once per pod, not once per comparison
-    const current = pods
-      .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
-      .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
-      .sort((a, b) => (a.k < b.k ? -1 : 1))
-      .map((e) => e.p);
+    // sorted by namespace+name (keys built once per pod), and rebuilt only when the informer
+    // reported a change: most wake-ups are one pod's timer on an unchanged set of pods
+    if (events.length > 0 || sortedPods?.from !== pods) sortedPods = null;
+    sortedPods ??= {
+      from: pods,
+      list: pods
+        .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
+        .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
+        .sort((a, b) => (a.k < b.k ? -1 : 1))
+        .map((e) => e.p),
+    };
+    const current = sortedPods.list;
     const seen = new Set<string>();
     for (const pod of current) {
       const uid = pod.metadata.uid as string;
@@ -566,12 +573,12 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const uid of [...podNextAt.keys()]) if (!seen.has(uid)) podNextAt.delete(uid);
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env);
-    // Pods that vanished from the API while the apiserver answered (or whose manifest is gone): clean up.
-    for (const rt of Object.values(state.pods).sort((a, b) => (a.uid < b.uid ? -1 : 1))) {
-      if (rt.staticFile !== undefined) {
-        if (!statics.has(rt.uid)) cleanupOrphan(ctx, rt);
-      } else if (pods.synced && !seen.has(rt.uid)) cleanupOrphan(ctx, rt);
-    }
+    // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
+    // clean up, in uid order (sorted only when there is something to clean).
+    const orphan = (rt: PodRuntime): boolean =>
+      rt.staticFile !== undefined ? !statics.has(rt.uid) : pods.synced && !seen.has(rt.uid);
+    const orphans = Object.values(state.pods).filter(orphan);
+    for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
     if (Number.isFinite(earliest)) ctx.wakeAt(earliest, { periodic: earliestPeriodic });
     if (Number.isFinite(earliestWork) && earliestWork !== earliest) ctx.wakeAt(earliestWork);
   };

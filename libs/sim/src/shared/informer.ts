@@ -45,6 +45,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.cache.get(namespace ? `${namespace}/${name}` : name);
   }
 
+  /** By cache key (`namespace/name`, or `name` for cluster-scoped objects), as keyOf builds it. */
+  getByKey(key: string): T | undefined {
+    return this.cache.get(key);
+  }
+
   list(filter?: (obj: T) => boolean): T[] {
     const all = [...this.cache.values()];
     return filter ? all.filter(filter) : all;

@@ -56,12 +56,22 @@ function fromExpression(e: LabelSelectorRequirement): SelectorRequirement {
 }
 
 /** An empty LabelSelector matches everything; a missing one (nil) matches nothing. */
+// Requirements of frozen selectors (informer objects are frozen and shared): a controller matches
+// the same Deployment/ReplicaSet selector against each of its pods on every sync.
+const frozenSelectors = new WeakMap<LabelSelector, ParsedSelector>();
+
 export function selectorMatches(
   selector: LabelSelector | undefined,
   labels: Labels | undefined,
 ): boolean {
   if (!selector) return false;
-  return matchesRequirements(labels, fromLabelSelector(selector));
+  if (!Object.isFrozen(selector)) return matchesRequirements(labels, fromLabelSelector(selector));
+  let reqs = frozenSelectors.get(selector);
+  if (!reqs) {
+    reqs = fromLabelSelector(selector);
+    frozenSelectors.set(selector, reqs);
+  }
+  return matchesRequirements(labels, reqs);
 }
 
 /** A Service's plain map selector: empty or missing selects nothing (no endpoints are managed). */
