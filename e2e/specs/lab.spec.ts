@@ -229,6 +229,17 @@ describe('a learner with a chapter beside the terminal', () => {
     );
     expect(await terminalRows()).toContain('deployment.apps/my-app created');
 
+    // By keyboard too: a command line is a button, and Enter on it types the command.
+    const firstLine = lesson.getByTestId('type-command').first();
+    const firstCommand = (await firstLine.getAttribute('data-command')) ?? '';
+    await firstLine.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (command) => (document.querySelector('.xterm-rows')?.textContent ?? '').includes(command),
+      firstCommand,
+    );
+    await page.keyboard.press('Control+C');
+
     // Run in lab on the chapter page: the same lab opens with the command typed, not run.
     const labUrl = new URL(page.url());
     await page.goto('/learn/kube-scheduler');

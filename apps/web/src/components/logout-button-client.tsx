@@ -24,13 +24,13 @@ export function LogoutButtonClient({ labels }: TProps) {
   }
 
   return (
-    <div className="relative">
+    <div className="relative shrink-0">
       <button
         type="button"
         onClick={logOut}
         disabled={isPending}
         aria-busy={isPending}
-        className="min-h-9 rounded-full px-3 text-sm font-medium text-stone-700 ring-1 ring-stone-300 transition-colors ring-inset hover:bg-stone-100 hover:text-stone-900 disabled:cursor-progress disabled:opacity-70"
+        className="min-h-9 rounded-full px-3 text-sm font-medium whitespace-nowrap text-stone-700 ring-1 ring-stone-300 transition-colors ring-inset hover:bg-stone-100 hover:text-stone-900 disabled:cursor-progress disabled:opacity-70"
       >
         {isPending ? labels.loggingOut : labels.logout}
       </button>
