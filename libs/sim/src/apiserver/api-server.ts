@@ -49,7 +49,12 @@ import {
 import { decodeObject, deepClone, encodeObject } from './codec';
 import { applyDefaults, qosClass } from './defaults';
 import type { FieldRequirement } from './field-selectors';
-import { FieldSelectorError, matchesFields, parseFieldSelector } from './field-selectors';
+import {
+  FieldSelectorError,
+  matchesFields,
+  parseFieldSelector,
+  selectedNamespace,
+} from './field-selectors';
 import { buildFieldsV1 } from './managed-fields';
 import { pruneUnknown, unknownFields } from './field-schema';
 import { printTable } from './printers';
@@ -393,9 +398,14 @@ export class ApiServer {
     // matching cached objects, frozen and shared: a Table only reads them (its rows hand the
     // frozen object out, so a client cannot change the cache); a List gets independent copies
     const matched: KubeObject[] = [];
-    for (const e of this.cache.list(info.resource, info.namespaced ? req.namespace : undefined)) {
+    const ns = info.namespaced ? req.namespace || selectedNamespace(fieldSel) : undefined;
+    const everything = labelSel.length === 0 && fieldSel.length === 0;
+    for (const e of this.cache.list(info.resource, ns)) {
       if (isCorrupt(e)) return this.respond(ctx, 500, S.internalError(e.error));
-      if (matchesRequirements(e.metadata.labels, labelSel) && matchesFields(e, fieldSel))
+      if (
+        everything ||
+        (matchesRequirements(e.metadata.labels, labelSel) && matchesFields(e, fieldSel))
+      )
         matched.push(e);
     }
     const resourceVersion = String(this.etcd.revision);

@@ -86,3 +86,13 @@ export function matchesFields(obj: KubeObject, reqs: FieldRequirement[]): boolea
   }
   return true;
 }
+
+/**
+ * The namespace a `metadata.namespace=<ns>` requirement pins, so a list across all namespaces
+ * only reads that namespace's keys (every requirement is still checked on each object).
+ */
+export function selectedNamespace(reqs: FieldRequirement[]): string | undefined {
+  for (const r of reqs)
+    if (r.field === 'metadata.namespace' && r.op === '=' && r.value) return r.value;
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../client/api-client';
-import { createLab } from '../lab/lab';
+import { createLab, restoreLab } from '../lab/lab';
 import type { LabRequest } from '../lab/lab-types';
 import type { KubeList, KubeObject, Table } from '../model';
 import { printTable } from './printers';
@@ -90,17 +90,45 @@ describe('apiserver list and get (reads from the watch cache)', () => {
     ]);
   });
 
+  it('should keep printed rows out of the serialized lab when Tables are cached', () => {
+    const { lab, admin } = setup();
+    const list = () => admin({ verb: 'list', resource: 'pods', query: { asTable: true } });
+    list();
+    // a restored lab starts with no printed rows; both must serialize and print the same
+    const restored = restoreLab(lab.serialize());
+    expect(restored.serialize()).toBe(lab.serialize());
+    const again = restored.request(ADMIN, {
+      verb: 'list',
+      resource: 'pods',
+      query: { asTable: true },
+    });
+    expect(table(again).rows.map((r) => r.cells)).toEqual(table(list()).rows.map((r) => r.cells));
+    expect(restored.serialize()).toBe(lab.serialize());
+  });
+
   it('should filter Table rows by label and field selectors', () => {
     const { admin } = setup();
-    const names = (query: LabRequest['query']) =>
-      table(admin({ verb: 'list', resource: 'pods', query: { asTable: true, ...query } })).rows.map(
-        (r) => r.cells[0],
-      );
+    const names = (query: LabRequest['query'], namespace?: string) =>
+      table(
+        admin({ verb: 'list', resource: 'pods', namespace, query: { asTable: true, ...query } }),
+      ).rows.map((r) => r.cells[0]);
     expect(names({ labelSelector: 'app=web', fieldSelector: 'metadata.name=web-b' })).toEqual([
       'web-b',
     ]);
     expect(
       names({ labelSelector: 'app!=web', fieldSelector: 'metadata.namespace=default' }),
     ).toEqual([]);
+    // a namespace pinned by the field selector narrows the list; every requirement still holds
+    expect(names({ fieldSelector: 'metadata.namespace=default' })).toEqual(['web-a', 'web-b']);
+    expect(
+      names({ fieldSelector: 'metadata.namespace=default,metadata.namespace!=default' }),
+    ).toEqual([]);
+    expect(names({ fieldSelector: 'metadata.namespace=kube-system' }, 'default')).toEqual([]);
+    expect(names({ fieldSelector: 'metadata.namespace=default' }, 'default')).toEqual([
+      'web-a',
+      'web-b',
+    ]);
+    expect(names({ fieldSelector: 'metadata.namespace=' })).toEqual([]);
+    expect(names({ fieldSelector: 'metadata.namespace!=default' })).not.toContain('web-a');
   });
 });
