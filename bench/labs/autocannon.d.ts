@@ -7,6 +7,9 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string;
     }
+    interface TClient {
+      setRequests(requests: TRequest[]): void;
+    }
     interface TResult {
       latency: { p50: number; p99: number };
       requests: { average: number };
@@ -18,6 +21,8 @@ declare module 'autocannon' {
     connections: number;
     duration: number;
     requests: autocannon.TRequest[];
+    /** called once per connection: lets each connection send its own requests */
+    setupClient?: (client: autocannon.TClient) => void;
   }): Promise<autocannon.TResult>;
   export default autocannon;
 }

@@ -1,12 +1,17 @@
 // bench/labs: labs at runtime, measured end to end on this machine, side by side with pgbench.
 //   npm run build && TSX_TSCONFIG_PATH=tsconfig.depcruise.json npx tsx bench/labs/labs-bench.ts [--labs 50]
-//     [--workers 2] [--window 20] [--create 10] [--users 50]
+//     [--workers 2] [--window 20] [--create 10] [--users 50] [--budget 180] [--duration 15]
+//     [--pgbench 15]
+// --labs 1000 is bounded in time: labs are created and applied (8 at a time) until --budget
+// seconds have passed, and the run reports how many it reached; the window is --window seconds.
+// A smoke run (does the tooling work?): --labs 4 --window 5 --create 2 --users 4 --duration 3
+//   --pgbench 3
 // Starts its own API (port 4310) and worker processes on a database of its own
 // (kubejourney_bench), prints a summary and writes bench/results/labs-<time>.json.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bullmqPrefix, LAB_QUEUE, LAB_TICK_JOB, labSchedulerId } from '@kubejourney/contracts';
@@ -25,6 +30,9 @@ const { values: args } = parseArgs({
     window: { type: 'string', default: '20' },
     create: { type: 'string', default: '10' },
     users: { type: 'string', default: '50' },
+    budget: { type: 'string', default: '180' },
+    duration: { type: 'string', default: '15' },
+    pgbench: { type: 'string', default: '15' },
   },
 });
 const LABS = Number(args.labs);
@@ -32,6 +40,11 @@ const WORKERS = Number(args.workers);
 const WINDOW_S = Number(args.window);
 const CREATE_RUNS = Number(args.create);
 const USERS = Number(args.users);
+const BUDGET_S = Number(args.budget);
+const DURATION_S = Number(args.duration);
+const PGBENCH_S = Number(args.pgbench);
+/** labs created or applied at once in part C */
+const IN_FLIGHT = 8;
 const PG = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
 const DB_URL = `${PG}/kubejourney_bench`;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -77,7 +90,7 @@ function pgbenchTps(): number {
   execFileSync('pgbench', [...common, '-i', '-q', '-s', '10', db], { stdio: 'ignore' });
   const out = execFileSync(
     'pgbench',
-    [...common, '-b', 'simple-update', '-c', '8', '-j', '2', '-T', '15', '-n', db],
+    [...common, '-b', 'simple-update', '-c', '8', '-j', '2', '-T', String(PGBENCH_S), '-n', db],
     { encoding: 'utf8' },
   );
   const match = /tps = ([\d.]+)/.exec(out);
@@ -121,14 +134,31 @@ async function signup(i: number): Promise<string> {
   return (r.headers.get('set-cookie') ?? '').split(';')[0] as string;
 }
 
+/** Runs `task(0..count-1)` IN_FLIGHT at a time; a task answering false stops new ones. */
+async function inParallel(count: number, task: (i: number) => Promise<boolean>): Promise<void> {
+  let next = 0;
+  let isStopped = false;
+  const lane = async () => {
+    while (!isStopped && next < count) {
+      const i = next++;
+      if (!(await task(i))) isStopped = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, count) }, lane));
+}
+
 async function main(): Promise<void> {
   const results: Record<string, unknown> = {
     at: new Date().toISOString(),
     cores: cpus().length,
+    // the machine's load when the run started (1, 5, 15 min): a shared machine skews everything
+    loadavg: loadavg(),
     labs: LABS,
     workers: WORKERS,
   };
-  console.log(`nproc=${cpus().length}; pgbench simple-update (scale 10, 8 clients, 15 s)...`);
+  console.log(
+    `nproc=${cpus().length} loadavg=${loadavg().map((l) => l.toFixed(2))}; pgbench simple-update (scale 10, 8 clients, ${PGBENCH_S} s)...`,
+  );
   await sql('postgres', 'DROP DATABASE IF EXISTS kj_bench_pgbench').catch(() => undefined);
   await sql('postgres', 'CREATE DATABASE kj_bench_pgbench');
   const tps = pgbenchTps();
@@ -169,7 +199,7 @@ async function main(): Promise<void> {
       create: (b) => createLab({ seed: b.seed }),
       restore: (text) => restoreLab(text),
     },
-    { maxCatchUpMs: 2_000, restoreTraceEvents: 2_000, cacheSize: 10 },
+    { maxCatchUpMs: 2_000, restoreTraceEvents: 100, cacheSize: 10 },
   );
   const apply = async (labId: string) => {
     await store.write(labId, { skipLocked: false }, (ctx) => {
@@ -242,14 +272,29 @@ async function main(): Promise<void> {
     console.log('B apply->3/3 Running', results.applyToRunning);
     for (const labId of created) await api('DELETE', `/api/labs/${labId}`, cookie);
 
-    // C. LABS labs converging at once, WORKERS worker processes
+    // C. LABS labs converging at once, WORKERS worker processes. Creating and applying are
+    // bounded by BUDGET_S together: with --labs 1000 on a small machine the run stops where the
+    // budget ends and reports how many labs it reached.
     const many: string[] = [];
     const tCreate = performance.now();
-    for (let i = 0; i < LABS; i++) {
-      many.push((await api('POST', '/api/labs', cookie, { kind: 'sandbox' })).body.id as string);
-    }
+    const deadline = Date.now() + BUDGET_S * 1000;
+    await inParallel(LABS, async () => {
+      if (Date.now() > deadline) return false;
+      const lab = await api('POST', '/api/labs', cookie, { kind: 'sandbox' });
+      if (lab.status !== 201) throw new Error(`create lab: HTTP ${lab.status}`);
+      many.push(lab.body.id as string);
+      return true;
+    });
     results.createSeconds = (performance.now() - tCreate) / 1000;
-    await Promise.all(many.map((labId) => apply(labId)));
+    let applied = 0;
+    await inParallel(many.length, async (i) => {
+      if (Date.now() > deadline) return false;
+      await apply(many[i]!);
+      applied++;
+      return true;
+    });
+    // the labs created past the budget without a Deployment only cost their creation
+    console.log(`C ${many.length}/${LABS} labs created, ${applied} applied`);
     const metricsKey = `${PREFIX}lab-metrics`;
     await redis.del(metricsKey);
     const revBefore = await prisma.lab.aggregate({ _sum: { revision: true } });
@@ -266,7 +311,9 @@ async function main(): Promise<void> {
     let running = 0;
     for (const labId of many) if (await isConverged(cookie, labId)) running++;
     results.converging = {
-      labs: LABS,
+      requestedLabs: LABS,
+      labs: many.length,
+      applied,
       windowS,
       ticks: samples.length,
       persistedTicksPerS: persistedPerS,
@@ -290,7 +337,10 @@ async function main(): Promise<void> {
       converged: running,
     };
     console.log('C converging', results.converging);
-    for (const labId of many) await api('DELETE', `/api/labs/${labId}`, cookie);
+    await inParallel(many.length, async (i) => {
+      await api('DELETE', `/api/labs/${many[i]}`, cookie);
+      return true;
+    });
 
     // D. exec round trip, USERS concurrent users each on their own lab
     const users: { cookie: string; lab: string }[] = [];
@@ -305,20 +355,26 @@ async function main(): Promise<void> {
       command: 'kubectl get pods',
     });
     const isExec = probe.status === 200;
+    const requestOf = (u: { cookie: string; lab: string }): autocannon.TRequest =>
+      isExec
+        ? {
+            method: 'POST' as const,
+            path: `/api/labs/${u.lab}/exec`,
+            headers: { cookie: u.cookie, 'content-type': 'application/json' },
+            body: JSON.stringify({ command: 'kubectl get pods' }),
+          }
+        : { method: 'GET' as const, path: `/api/labs/${u.lab}`, headers: { cookie: u.cookie } };
+    // one connection per user, each on the user's own lab (commands on one lab serialize on its
+    // row lock, which is not what 50 learners at once look like)
+    let nextUser = 0;
     const run = await autocannon({
       url: BASE,
       connections: USERS,
-      duration: 15,
-      requests: users.map((u): autocannon.TRequest =>
-        isExec
-          ? {
-              method: 'POST' as const,
-              path: `/api/labs/${u.lab}/exec`,
-              headers: { cookie: u.cookie, 'content-type': 'application/json' },
-              body: JSON.stringify({ command: 'kubectl get pods' }),
-            }
-          : { method: 'GET' as const, path: `/api/labs/${u.lab}`, headers: { cookie: u.cookie } },
-      ),
+      duration: DURATION_S,
+      requests: [requestOf(users[0]!)],
+      setupClient: (client) => {
+        client.setRequests([requestOf(users[nextUser++ % users.length]!)]);
+      },
     });
     results.concurrent = {
       route: isExec ? 'POST exec' : `GET view (exec answered ${probe.status})`,
