@@ -27,6 +27,8 @@ export interface AdmissionContext {
   limitRanges: LimitRange[];
   serviceAccountExists: (name: string) => boolean;
   rng: Rng;
+  /** the value of a PriorityClass, undefined when there is none by that name */
+  priorityClassValue?: (name: string) => number | undefined;
 }
 
 export interface MutationRecord {
@@ -184,6 +186,8 @@ export function runMutating(
   if (!spec || !Array.isArray(spec.containers)) return { records };
   const pod = obj as Pod;
   limitRanger(spec, ctx.limitRanges, records);
+  const priorityError = priority(spec, ctx, records);
+  if (priorityError) return { records, error: priorityError };
   const saName = spec.serviceAccountName ?? spec.serviceAccount ?? 'default';
   if (saName !== 'default' && !ctx.serviceAccountExists(saName)) {
     return {
@@ -196,6 +200,17 @@ export function runMutating(
   defaultTolerationSeconds(spec, records);
   if (ctx.namespace?.metadata.labels?.[SIDECAR_LABEL] === 'enabled') sidecarInjector(pod, records);
   return { records };
+}
+
+/** The Priority plugin: spec.priority comes from the named PriorityClass (0 without a name). */
+function priority(spec: PodSpec, ctx: AdmissionContext, out: MutationRecord[]): string | undefined {
+  const name = spec.priorityClassName;
+  if (!name || !ctx.priorityClassValue) return undefined;
+  const value = ctx.priorityClassValue(name);
+  if (value === undefined) return `no PriorityClass with name ${name} was found`;
+  spec.priority = value;
+  out.push({ plugin: 'Priority', change: `set priority ${value} from PriorityClass ${name}` });
+  return undefined;
 }
 
 /** Images with `:latest` or no tag at all (a digest pins the image, so it is fine). */

@@ -27,7 +27,7 @@ import type {
 } from '../model';
 import { isStatus } from '../model';
 import type { ResourceInfo } from '../model/resources';
-import { etcdKey, groupVersion, resourceInfo } from '../model/resources';
+import { etcdKey, groupVersion, resourceForKind, resourceInfo } from '../model/resources';
 import type { Rng } from '../runtime/rng';
 import { randomSuffix } from '../runtime/rng';
 import { parseSelector, matchesRequirements, SelectorParseError } from '../shared/labels';
@@ -68,6 +68,9 @@ import type { CacheEntry, CachedEvent } from './watch-cache';
 import { isCorrupt, resourceForKey, WatchCache } from './watch-cache';
 import { validateObject, validateUpdate } from './validation';
 import { prepareDaemonSet } from './workload-strategy';
+import { builtinClusterObjects } from './builtin-objects';
+import type { ComponentHealth } from './component-status';
+import { COMPONENT_STATUS_WARNING, componentStatuses } from './component-status';
 
 export interface ApiServerConfig {
   etcd: EtcdStore;
@@ -88,6 +91,8 @@ export interface TableContext {
 export interface ApiServerHooks {
   /** `kubectl logs`: the apiserver proxies to the kubelet; null means the container has no logs */
   podLog?(pod: Pod, query: RequestQuery): string | Status;
+  /** `kubectl get componentstatuses`: which control-plane processes answer their health checks */
+  componentHealth?(): ComponentHealth;
 }
 
 export type ChangeListener = (resource: string, ev: CachedEvent) => void;
@@ -198,6 +203,7 @@ export class ApiServer {
       ...bootstrapClusterRoleBindings(),
       kubernetesService(),
       kubernetesEndpoints(),
+      ...builtinClusterObjects(),
     ];
     for (const obj of objs) {
       const info = resourceInfo(resourceOfKind(obj.kind)) as ResourceInfo;
@@ -296,6 +302,7 @@ export class ApiServer {
       { allowed: true, via: decision.via },
     );
     try {
+      if (info.resource === 'componentstatuses') return this.componentStatuses(ctx);
       return this.dispatch(ctx);
     } catch (err) {
       if (err instanceof S.StatusError) return this.respond(ctx, err.status.code, err.status);
@@ -1091,6 +1098,42 @@ export class ApiServer {
 
   // ---------------------------------------------------------------- pipeline helpers
 
+  /** ComponentStatus get/list: computed on each request from the components' health. */
+  private componentStatuses(ctx: Ctx): ApiResponse {
+    ctx.warnings = [...(ctx.warnings ?? []), COMPONENT_STATUS_WARNING];
+    const health = this.hooks.componentHealth?.() ?? {
+      scheduler: true,
+      controllerManager: true,
+      etcd: [this.etcd.hasQuorum()],
+    };
+    const all = componentStatuses(health);
+    const { req, info } = ctx;
+    if (req.verb === 'get') {
+      const one = all.find((c) => c.metadata.name === req.name);
+      if (!one) return this.respond(ctx, 404, S.notFound(info, req.name as string));
+      if (req.query?.asTable)
+        return this.respond(
+          ctx,
+          200,
+          printTable(info.resource, [one], { startMs: this.startMs, nowMs: this.now() }),
+        );
+      return this.respond(ctx, 200, one);
+    }
+    if (req.verb !== 'list') return this.respond(ctx, 405, S.methodNotSupported(info, req.verb));
+    if (req.query?.asTable)
+      return this.respond(
+        ctx,
+        200,
+        printTable(info.resource, all, { startMs: this.startMs, nowMs: this.now() }),
+      );
+    return this.respond(ctx, 200, {
+      apiVersion: 'v1',
+      kind: 'ComponentStatusList',
+      metadata: {},
+      items: all,
+    } as KubeList);
+  }
+
   /** The impersonation filter: between authentication and authorization, as upstream. */
   private impersonation(
     req: ApiRequest,
@@ -1247,6 +1290,11 @@ export class ApiServer {
       serviceAccountExists: (sa: string) =>
         !!this.cache.get('serviceaccounts', `/registry/serviceaccounts/${ns0}/${sa}`),
       rng: this.rng,
+      priorityClassValue: (pc: string) => {
+        const found = this.cache.get('priorityclasses', `/registry/priorityclasses/${pc}`);
+        const value = found && !isCorrupt(found) ? (found as { value?: unknown }).value : undefined;
+        return typeof value === 'number' ? value : undefined;
+      },
     };
     const mut = runMutating(obj, admission);
     if (mut.error) {
@@ -1708,7 +1756,7 @@ function resourceOfKind(kind: string): string {
     Service: 'services',
     Endpoints: 'endpoints',
   };
-  return map[kind] ?? `${kind.toLowerCase()}s`;
+  return map[kind] ?? resourceForKind(kind)?.resource ?? `${kind.toLowerCase()}s`;
 }
 
 function describeResource(a: RequestAttributes): string {

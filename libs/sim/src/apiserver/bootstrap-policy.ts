@@ -53,6 +53,8 @@ const WORKLOADS: PolicyRule[] = [
       'serviceaccounts',
       'events',
       'limitranges',
+      'persistentvolumeclaims',
+      'podtemplates',
     ],
     verbs: [],
   },
@@ -65,11 +67,18 @@ const WORKLOADS: PolicyRule[] = [
       'replicasets',
       'replicasets/scale',
       'replicasets/status',
+      'daemonsets',
+      'daemonsets/status',
     ],
     verbs: [],
   },
   { apiGroups: ['batch'], resources: ['jobs', 'jobs/status'], verbs: [] },
   { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: [] },
+  {
+    apiGroups: ['networking.k8s.io'],
+    resources: ['ingresses', 'ingresses/status', 'networkpolicies'],
+    verbs: [],
+  },
 ];
 
 function withVerbs(rules: PolicyRule[], verbs: string[], exclude: string[] = []): PolicyRule[] {
@@ -169,6 +178,7 @@ export function bootstrapClusterRoles(): Role[] {
           'discovery.k8s.io',
           'coordination.k8s.io',
           'events.k8s.io',
+          'networking.k8s.io',
         ],
         resources: ['*'],
         verbs: ['*'],

@@ -137,6 +137,28 @@ export function applyDefaults(obj: Obj): void {
     case 'Secret':
       (obj as Record<string, unknown>)['type'] ??= 'Opaque';
       break;
+    case 'PersistentVolumeClaim': {
+      // the registry strategy resets status: a new claim is Pending until a binder binds it
+      const s = (obj['spec'] ??= {}) as Record<string, unknown>;
+      s['volumeMode'] ??= 'Filesystem';
+      (obj as Record<string, unknown>)['status'] = { phase: 'Pending' };
+      break;
+    }
+    case 'PersistentVolume': {
+      const s = (obj['spec'] ??= {}) as Record<string, unknown>;
+      s['persistentVolumeReclaimPolicy'] ??= 'Retain';
+      s['volumeMode'] ??= 'Filesystem';
+      // the PV controller marks an unclaimed volume Available on its first sync
+      (obj as Record<string, unknown>)['status'] = { phase: 'Available' };
+      break;
+    }
+    case 'StorageClass':
+      (obj as Record<string, unknown>)['reclaimPolicy'] ??= 'Delete';
+      (obj as Record<string, unknown>)['volumeBindingMode'] ??= 'Immediate';
+      break;
+    case 'PriorityClass':
+      (obj as Record<string, unknown>)['preemptionPolicy'] ??= 'PreemptLowerPriority';
+      break;
     case 'ServiceAccount':
     case 'ConfigMap':
     default:

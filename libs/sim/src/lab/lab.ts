@@ -197,6 +197,11 @@ class LabImpl implements SimLab {
     });
     this.apiserver.onChange((resource, ev) => this.onResourceChange(resource, ev.object, ev.prev));
     this.apiserver.hooks.podLog = (pod, q) => this.podLog(pod, q);
+    this.apiserver.hooks.componentHealth = () => ({
+      scheduler: this.isRunning({ component: 'kube-scheduler' }),
+      controllerManager: this.isRunning({ component: 'kube-controller-manager' }),
+      etcd: [this.etcd.hasQuorum()],
+    });
   }
 
   get now(): number {

@@ -133,6 +133,7 @@ export interface PodSpec {
   schedulerName?: string;
   securityContext?: Record<string, unknown>;
   priority?: number;
+  priorityClassName?: string;
   enableServiceLinks?: boolean;
   preemptionPolicy?: string;
   hostNetwork?: boolean;

@@ -46,6 +46,9 @@ function info(
 
 export const RESOURCES: readonly ResourceInfo[] = [
   info('bindings', 'binding', 'Binding', '', 'v1', true, [], { verbs: ['create'] }),
+  info('componentstatuses', 'componentstatus', 'ComponentStatus', '', 'v1', false, ['cs'], {
+    verbs: ['get', 'list'],
+  }),
   info('configmaps', 'configmap', 'ConfigMap', '', 'v1', true, ['cm']),
   info('endpoints', 'endpoints', 'Endpoints', '', 'v1', true, ['ep'], {
     etcdPrefix: 'services/endpoints',
@@ -56,7 +59,12 @@ export const RESOURCES: readonly ResourceInfo[] = [
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   }),
   info('nodes', 'node', 'Node', '', 'v1', false, ['no'], { etcdPrefix: 'minions' }),
+  info('persistentvolumeclaims', 'persistentvolumeclaim', 'PersistentVolumeClaim', '', 'v1', true, [
+    'pvc',
+  ]),
+  info('persistentvolumes', 'persistentvolume', 'PersistentVolume', '', 'v1', false, ['pv']),
   info('pods', 'pod', 'Pod', '', 'v1', true, ['po'], { categories: ['all'] }),
+  info('podtemplates', 'podtemplate', 'PodTemplate', '', 'v1', true, []),
   info('secrets', 'secret', 'Secret', '', 'v1', true, []),
   info('serviceaccounts', 'serviceaccount', 'ServiceAccount', '', 'v1', true, ['sa']),
   info('services', 'service', 'Service', '', 'v1', true, ['svc'], {
@@ -109,6 +117,21 @@ export const RESOURCES: readonly ResourceInfo[] = [
     false,
     [],
   ),
+  info('apiservices', 'apiservice', 'APIService', 'apiregistration.k8s.io', 'v1', false, [], {
+    categories: ['api-extensions'],
+  }),
+  info('ingressclasses', 'ingressclass', 'IngressClass', 'networking.k8s.io', 'v1', false, []),
+  info('ingresses', 'ingress', 'Ingress', 'networking.k8s.io', 'v1', true, ['ing'], {
+    etcdPrefix: 'ingress',
+  }),
+  info('networkpolicies', 'networkpolicy', 'NetworkPolicy', 'networking.k8s.io', 'v1', true, [
+    'netpol',
+  ]),
+  info('runtimeclasses', 'runtimeclass', 'RuntimeClass', 'node.k8s.io', 'v1', false, []),
+  info('priorityclasses', 'priorityclass', 'PriorityClass', 'scheduling.k8s.io', 'v1', false, [
+    'pc',
+  ]),
+  info('storageclasses', 'storageclass', 'StorageClass', 'storage.k8s.io', 'v1', false, ['sc']),
   info('clusterroles', 'clusterrole', 'ClusterRole', 'rbac.authorization.k8s.io', 'v1', false, []),
   info('rolebindings', 'rolebinding', 'RoleBinding', 'rbac.authorization.k8s.io', 'v1', true, []),
   info('roles', 'role', 'Role', 'rbac.authorization.k8s.io', 'v1', true, []),

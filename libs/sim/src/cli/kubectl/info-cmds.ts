@@ -87,16 +87,6 @@ export function runClusterInfo(env: KubectlEnv): Out {
   );
 }
 
-const GROUP_ORDER = [
-  '',
-  'apps',
-  'authorization.k8s.io',
-  'batch',
-  'coordination.k8s.io',
-  'discovery.k8s.io',
-  'rbac.authorization.k8s.io',
-];
-
 export function runApiResources(env: KubectlEnv): Out {
   const out = new Out();
   const res = env.client.request({ verb: 'get', resource: 'namespaces', name: 'default' });
@@ -104,10 +94,9 @@ export function runApiResources(env: KubectlEnv): Out {
   const nsFilter = flag(env.args, 'namespaced');
   const list = [...RESOURCES]
     .filter((r) => nsFilter === undefined || String(r.namespaced) === nsFilter)
-    .sort(
-      (a, b) =>
-        GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) ||
-        (a.resource < b.resource ? -1 : 1),
+    // apiresources.go sortableResource: by API group name (core "" first), then resource name
+    .sort((a, b) =>
+      a.group !== b.group ? (a.group < b.group ? -1 : 1) : a.resource < b.resource ? -1 : 1,
     );
   if (flag(env.args, 'o', 'output') === 'name')
     return out.out(

@@ -38,6 +38,7 @@ export class KubeClient {
   readonly token?: string;
   log = '';
   private seq = 0;
+  private readonly warned = new Set<string>();
 
   constructor(private readonly opts: KubeClientOptions) {
     const cfg = opts.config;
@@ -105,6 +106,12 @@ export class KubeClient {
       };
     }
     this.logRequest(req, res);
+    // client-go's default warning handler: each apiserver Warning header once, on stderr
+    for (const w of res.warnings ?? []) {
+      if (this.warned.has(w)) continue;
+      this.warned.add(w);
+      this.log += `Warning: ${w}\n`;
+    }
     return res;
   }
 
