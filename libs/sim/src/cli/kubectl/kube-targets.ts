@@ -4,8 +4,10 @@
 // builder's errors read the same everywhere.
 
 import type { KubeObject, ResourceInfo } from '../../model';
-import { flag, boolFlag } from './kube-args';
-import type { KubectlEnv , Out} from './kubectl-env';
+import { flag, flagAll, boolFlag } from './kube-args';
+import { mappingFor } from './apply-cmd';
+import { readManifests } from './manifest-reader';
+import type { KubectlEnv, Out } from './kubectl-env';
 import { asObject, isOk, listItems, unknownResource } from './kubectl-env';
 
 export interface Visited {
@@ -75,7 +77,8 @@ export function visitTargets(
   resolve: (t: string) => ResourceInfo | undefined,
   opts: { allowSelector: boolean; ignoreNotFound?: boolean } = { allowSelector: true },
 ): Visited[] | undefined {
-  const parsed = parseTargetArgs(out, args, resolve);
+  const files = flagAll(env.args, 'f', 'filename');
+  const parsed = files.length ? fromFiles(env, out, files) : parseTargetArgs(out, args, resolve);
   if (!parsed) return undefined;
   const selector = opts.allowSelector ? flag(env.args, 'l', 'selector') : undefined;
   const all = opts.allowSelector && boolFlag(env.args, 'all');
@@ -113,6 +116,26 @@ export function visitTargets(
     }
   }
   return visited;
+}
+
+/** FilenameParam: the objects a manifest names (their namespace or the one in effect). */
+function fromFiles(
+  env: KubectlEnv,
+  out: Out,
+  files: string[],
+): { info: ResourceInfo; names: string[] }[] | undefined {
+  const { manifests, errors } = readManifests(env, files);
+  if (errors.length) {
+    for (const e of errors) out.err(`${e}\n`);
+    return undefined;
+  }
+  const list: { info: ResourceInfo; names: string[] }[] = [];
+  for (const m of manifests) {
+    const info = mappingFor(m, out);
+    if (!info) return undefined;
+    list.push({ info, names: [m.obj.metadata?.name ?? ''] });
+  }
+  return list;
 }
 
 function withKind(o: KubeObject, info: ResourceInfo): KubeObject {

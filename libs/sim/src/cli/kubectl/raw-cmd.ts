@@ -76,10 +76,52 @@ export function runGetRaw(env: KubectlEnv, path: string): Out {
     default:
       break;
   }
+  const discovery = discoveryDoc(bare);
+  if (discovery) return out.out(`${JSON.stringify(discovery)}\n`);
   const req = parseApiPath(path);
   const res = req ? env.client.request(req) : notFound();
   if (res.code < 200 || res.code >= 300) return out.apiError(env, res);
   return out.out(typeof res.body === 'string' ? res.body : `${JSON.stringify(res.body)}\n`);
+}
+
+/** /api/v1, /apis/GROUP/VERSION (APIResourceList) and /apis/GROUP (APIGroup), as discovery serves them. */
+function discoveryDoc(path: string): Record<string, unknown> | undefined {
+  const seg = path.split('/').filter(Boolean);
+  const core = seg[0] === 'api' && seg[1] === 'v1' && seg.length === 2;
+  const grouped = seg[0] === 'apis' && seg.length === 3;
+  if (core || grouped) {
+    const group = core ? '' : (seg[1] as string);
+    const version = core ? 'v1' : (seg[2] as string);
+    const list = RESOURCES.filter((r) => r.group === group && r.version === version);
+    if (list.length === 0) return undefined;
+    return {
+      kind: 'APIResourceList',
+      ...(core ? {} : { apiVersion: 'v1' }),
+      groupVersion: core ? 'v1' : `${group}/${version}`,
+      resources: list.map((r) => ({
+        name: r.resource,
+        singularName: r.singular,
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: r.verbs,
+        ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+        ...(r.categories?.length ? { categories: r.categories } : {}),
+      })),
+    };
+  }
+  if (seg[0] === 'apis' && seg.length === 2) {
+    const g = groups().find((x) => x.name === seg[1]);
+    if (!g) return undefined;
+    const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
+    return {
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: g.name,
+      versions,
+      preferredVersion: versions[0],
+    };
+  }
+  return undefined;
 }
 
 /** `kubectl api-versions`: every group/version discovery serves, sorted as strings. */
