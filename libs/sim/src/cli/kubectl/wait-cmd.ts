@@ -198,7 +198,10 @@ export function runWait(env: KubectlEnv): Out {
       // a terminal that lets no time pass (letTimePass: false) can never see the condition change
       if (env.client.lab.now === before) break;
       waited += WAIT_STEP_MS;
+      // the real command holds one watch open instead of polling: keep -v output to the first GET
+      const logMark = env.client.log.length;
       const res = fetch(env, v.info, v.name, ns);
+      env.client.log = env.client.log.slice(0, logMark);
       if (isOk(res)) obj = asObject(res);
       else if (res.code === 404) {
         obj = undefined;
