@@ -11,14 +11,19 @@ export type IndexFunc = (obj: KubeObject) => string[];
 export class Index {
   private readonly byValue = new Map<string, Set<string>>();
   private readonly valuesOf = new Map<string, string[]>();
+  /** keys(value), sorted, until the value's set changes (most events are status writes) */
+  private readonly sorted = new Map<string, string[]>();
 
   constructor(private readonly fn: IndexFunc) {}
 
   apply(events: WatchEvent[]): void {
     for (const ev of events) {
       const key = keyOf(ev.object);
+      const values = ev.type === 'ADDED' || ev.type === 'MODIFIED' ? this.fn(ev.object) : undefined;
+      const old = this.valuesOf.get(key);
+      if (values && old && sameValues(old, values)) continue;
       this.remove(key);
-      if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.add(key, this.fn(ev.object));
+      if (values) this.add(key, values);
     }
   }
 
@@ -26,10 +31,16 @@ export class Index {
   reset(): void {
     this.byValue.clear();
     this.valuesOf.clear();
+    this.sorted.clear();
   }
 
   keys(value: string): string[] {
-    return [...(this.byValue.get(value) ?? [])].sort();
+    let keys = this.sorted.get(value);
+    if (!keys) {
+      keys = [...(this.byValue.get(value) ?? [])].sort();
+      this.sorted.set(value, keys);
+    }
+    return keys.slice();
   }
 
   private add(key: string, values: string[]): void {
@@ -38,13 +49,23 @@ export class Index {
       let set = this.byValue.get(v);
       if (!set) this.byValue.set(v, (set = new Set()));
       set.add(key);
+      this.sorted.delete(v);
     }
   }
 
   private remove(key: string): void {
-    for (const v of this.valuesOf.get(key) ?? []) this.byValue.get(v)?.delete(key);
+    for (const v of this.valuesOf.get(key) ?? []) {
+      this.byValue.get(v)?.delete(key);
+      this.sorted.delete(v);
+    }
     this.valuesOf.delete(key);
   }
+}
+
+function sameValues(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export const byNamespace: IndexFunc = (o) => (o.metadata.namespace ? [o.metadata.namespace] : []);

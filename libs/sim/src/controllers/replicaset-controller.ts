@@ -13,7 +13,6 @@ import type { Pass } from './base-controller';
 import {
   BaseController,
   controllerRef,
-  deepClone,
   errorText,
   isOk,
   keyOf,
@@ -106,7 +105,8 @@ export class ReplicaSetController extends BaseController {
     const { namespace, name } = splitKey(key);
     const cached = this.informer<ReplicaSet>('replicasets').get(namespace, name);
     if (!cached) return 'done';
-    const rs = deepClone(cached);
+    // read only here (writes send new bodies): the frozen informer object needs no copy
+    const rs = cached;
     const claimed = this.claimPods(rs, pass, cause);
     if (claimed === undefined) return 'retry';
     const active = claimed.filter(isPodActive);
@@ -244,7 +244,8 @@ export class ReplicaSetController extends BaseController {
         ...(t.metadata?.finalizers ? { finalizers: [...t.metadata.finalizers] } : {}),
         ownerReferences: [ownerRefTo(rs)],
       },
-      spec: deepClone(t.spec),
+      // the apiserver decodes (copies) the body; the frozen template is not changed
+      spec: t.spec,
     };
     const res = pass.write(
       { verb: 'create', resource: 'pods', namespace: rs.metadata.namespace, body: pod },

@@ -42,6 +42,14 @@ function stableJson(v: unknown): string {
   return s;
 }
 
+/** stableStringify of a plain object whose field values may be frozen (and remembered). */
+function stableFields(o: Record<string, unknown>): string {
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+}
+
 export function summarizeNode(node: Node): NodeSummary {
   return {
     rv: node.metadata.resourceVersion ?? '',
@@ -62,7 +70,7 @@ export function summarizePod(pod: Pod): PodSummary {
   const spec =
     pod.spec === undefined
       ? h({ meta })
-      : hex16(`{"meta":${stableStringify(meta)},"spec":${stableJson(pod.spec)}}`);
+      : hex16(`{"meta":${stableFields(meta)},"spec":${stableJson(pod.spec)}}`);
   return {
     rv: pod.metadata.resourceVersion ?? '',
     node: pod.spec.nodeName ?? '',
