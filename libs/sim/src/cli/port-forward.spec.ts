@@ -43,6 +43,18 @@ describe('port-forward', () => {
     expect(again.exec('curl -s 127.0.0.1:8080').stdout).toContain('Welcome to nginx!');
   });
 
+  it('should print Handling connection on the terminal when the forward runs in the background', () => {
+    const lab = createLab({ seed: 5 });
+    lab.advance(1000);
+    const t = createTerminal(lab, { files: { 'web.yaml': DEPLOY } });
+    t.exec('kubectl apply -f web.yaml');
+    lab.advance(5000);
+    t.exec('kubectl port-forward deploy/web 8080:80 &');
+    const r = t.exec('curl -s localhost:8080 | grep title');
+    expect(r.stdout).toBe('<title>Welcome to nginx!</title>\n');
+    expect(r.stderr).toBe('Handling connection for 8080\n');
+  });
+
   it('should refuse to forward when the pod is not running', () => {
     const lab = createLab({ seed: 5 });
     lab.advance(1000);

@@ -110,7 +110,13 @@ function restoreForwards(raw: unknown): PortForward[] {
         typeof f.pod === 'string' &&
         typeof f.namespace === 'string',
     )
-    .map(({ localPort, namespace, pod, podPort }) => ({ localPort, namespace, pod, podPort }));
+    .map(({ localPort, namespace, pod, podPort, background }) => ({
+      localPort,
+      namespace,
+      pod,
+      podPort,
+      ...(background === true ? { background } : {}),
+    }));
 }
 
 function cwdOn(fs: FileSystem, cwd: unknown, home: string): string {

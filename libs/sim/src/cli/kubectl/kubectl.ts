@@ -294,7 +294,7 @@ export function runKubectl(ctx: CommandContext, deps: KubectlDeps): CommandResul
     return toResult(runProxy(env, deps.startProxy, ctx.env.__BACKGROUND === '1'), client.log);
   if (verbName === 'port-forward')
     return toResult(
-      runPortForward(env, (f) => deps.startPortForward?.(f)),
+      runPortForward(env, (f) => deps.startPortForward?.(f), ctx.env.__BACKGROUND === '1'),
       client.log,
     );
   const fn = VERBS[verbName];

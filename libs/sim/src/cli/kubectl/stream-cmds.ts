@@ -8,7 +8,7 @@ import type { Lab } from '../../lab/lab-types';
 import type { NodeHost } from '../../node';
 import { httpConnect } from '../../node';
 import type { CommandResult } from '../shell/command-types';
-import { fail, ok } from '../shell/command-types';
+import { fail } from '../shell/command-types';
 import { ADMIN_USER } from './kubeconfig';
 import { flag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
@@ -21,6 +21,8 @@ export interface PortForward {
   namespace: string;
   pod: string;
   podPort: number;
+  /** started with `&`: its "Handling connection for PORT" lines land in this terminal */
+  background?: boolean;
 }
 
 type Pod = KubeObject & {
@@ -187,7 +189,11 @@ function listenPort(seed: string): number {
   return 32768 + (h % 28232);
 }
 
-export function runPortForward(env: KubectlEnv, start: (forwards: PortForward[]) => void): Out {
+export function runPortForward(
+  env: KubectlEnv,
+  start: (forwards: PortForward[]) => void,
+  background = false,
+): Out {
   const out = new Out();
   const [target, ...specs] = env.args.positional;
   if (!target || specs.length === 0)
@@ -237,6 +243,7 @@ export function runPortForward(env: KubectlEnv, start: (forwards: PortForward[])
       namespace: env.namespace,
       pod: podName,
       podPort: p.remote,
+      ...(background ? { background } : {}),
     })),
   );
   return out;
@@ -328,6 +335,10 @@ export function forwardedRequest(
       7,
     );
   const r = httpConnect(nodes, node, ip, f.podPort, path, lab.now, { userAgent: 'curl/8.5.0' });
-  if (!r.ok) return fail('curl: (52) Empty reply from server\n', 52);
-  return ok(r.body ?? '');
+  // a port-forward in the background writes to the terminal itself as it accepts the
+  // connection: not part of curl's stdout, so pipes and redirections leave it on the screen
+  const handling = f.background ? `Handling connection for ${f.localPort}\n` : '';
+  if (!r.ok)
+    return { stdout: '', stderr: `${handling}curl: (52) Empty reply from server\n`, exitCode: 52 };
+  return { stdout: r.body ?? '', stderr: handling, exitCode: 0 };
 }
