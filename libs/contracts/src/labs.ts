@@ -287,3 +287,19 @@ export const ZLabCheckResponse = z.object({
   ),
 });
 export type TLabCheckResponse = z.infer<typeof ZLabCheckResponse>;
+
+/** GET /api/labs/scenarios: what a learner can start (hints are only given by a failed check). */
+export const ZScenarioListResponse = z.object({
+  scenarios: z.array(
+    z.object({
+      id: z.string(),
+      title: ZLocalizedText,
+      brief: ZLocalizedText,
+      maxScore: z.number().int().positive(),
+      objectives: z.array(
+        z.object({ id: z.string(), text: ZLocalizedText, points: z.number().int().positive() }),
+      ),
+    }),
+  ),
+});
+export type TScenarioListResponse = z.infer<typeof ZScenarioListResponse>;

@@ -33,6 +33,20 @@ afterAll(async () => {
 }, 60_000);
 
 describe('scenario labs', () => {
+  it('should list the scenarios without their hints', async () => {
+    const response = await http().get('/api/labs/scenarios').set('Cookie', ada).expect(200);
+    const scenarios = response.body.scenarios as { id: string; maxScore: number }[];
+    expect(scenarios.map((s) => s.id)).toEqual([
+      'image-pull-backoff',
+      'service-without-endpoints',
+      'kubelet-stopped',
+      'untolerated-taint',
+    ]);
+    expect(scenarios.every((s) => s.maxScore === 10)).toBe(true);
+    expect(JSON.stringify(response.body)).not.toContain('hint');
+    await http().get('/api/labs/scenarios').expect(401);
+  });
+
   it('should answer 404 when the scenario does not exist', async () => {
     const response = await http()
       .post('/api/labs')

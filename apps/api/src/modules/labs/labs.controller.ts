@@ -26,6 +26,7 @@ import {
   type TExecRequest,
   type TExecResponse,
   type TLabCheckResponse,
+  type TScenarioListResponse,
   type TLabListResponse,
   type TLabView,
   ZClockRequest,
@@ -33,6 +34,7 @@ import {
   ZExecRequest,
   ZExecResponse,
   ZLabCheckResponse,
+  ZScenarioListResponse,
   ZLabListResponse,
   ZLabView,
 } from '@kubejourney/contracts';
@@ -76,6 +78,13 @@ export class LabsController {
   @ApiOkResponse({ schema: toOpenApiSchema(ZLabListResponse, 'output') })
   list(@CurrentUser() user: TAuthenticatedUser): Promise<TLabListResponse> {
     return this.labs.list(user.id);
+  }
+
+  // before ':id', so "scenarios" is never taken for a lab id
+  @Get('scenarios')
+  @ApiOkResponse({ schema: toOpenApiSchema(ZScenarioListResponse, 'output') })
+  scenarios(): TScenarioListResponse {
+    return this.labs.listScenarios();
   }
 
   @Get(':id')

@@ -5,10 +5,11 @@ import type {
   TExecResponse,
   TLabCheckResponse,
   TLabListResponse,
+  TScenarioListResponse,
   TLabNotice,
   TLabView,
 } from '@kubejourney/contracts';
-import { CHAPTER_LAB_FILES, findScenario, gradeScenario } from '@kubejourney/content';
+import { CHAPTER_LAB_FILES, findScenario, gradeScenario, SCENARIOS } from '@kubejourney/content';
 import type { LabWriteContext, TLabCommit, TLabWriteResult } from '@kubejourney/db';
 import { ADMIN_USER, type ApiResponse, type LabRequest, type SimLab } from '@kubejourney/sim';
 import { randomInt } from 'node:crypto';
@@ -60,6 +61,18 @@ export class LabsService {
     }
     if (created.needsTicks) await this.queue.arm(created.header.id);
     return this.view(ownerId, created.header.id);
+  }
+
+  listScenarios(): TScenarioListResponse {
+    return {
+      scenarios: SCENARIOS.map((s) => ({
+        id: s.id,
+        title: s.title,
+        brief: s.brief,
+        maxScore: s.objectives.reduce((sum, o) => sum + o.points, 0),
+        objectives: s.objectives.map((o) => ({ id: o.id, text: o.text, points: o.points })),
+      })),
+    };
   }
 
   async list(ownerId: string): Promise<TLabListResponse> {
