@@ -178,8 +178,9 @@ describe('daemonset controller in a lab', { timeout: 60_000 }, () => {
     const lab = createLab({ seed: 8 });
     lab.advance(3_000);
     lab.stopProcess({ component: 'kube-proxy', node: 'node-1' });
-    // the kubelet notices a container that died without asking at its next full sync (10 s)
-    lab.advance(12_000);
+    // the simulated kubelet notices a container that died on its own at a full pod sync, which
+    // can take a few of its 10 s periods (upstream PLEG relists every second)
+    lab.advance(30_000);
     const pods = (lab.peekAll('pods', 'kube-system') as Pod[]).filter(
       (p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy',
     );

@@ -14,6 +14,7 @@ import { NodeIpamController } from './node-ipam-controller';
 import { NodeLifecycleController } from './node-lifecycle-controller';
 import { PodGcController } from './pod-gc-controller';
 import { ReplicaSetController } from './replicaset-controller';
+import { RootCaPublisher } from './root-ca-publisher';
 import { ServiceAccountController } from './serviceaccount-controller';
 import { TaintEvictionController } from './taint-eviction-controller';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller';
@@ -35,6 +36,7 @@ export function createControllerManager(): Component[] {
     new GarbageCollector(),
     new PodGcController(),
     new TtlAfterFinishedController(),
+    new RootCaPublisher(),
   ];
 }
 

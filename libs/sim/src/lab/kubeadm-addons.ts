@@ -431,6 +431,8 @@ export interface AddonsInput {
   /** <control-plane IP>:6443 */
   controlPlaneEndpoint: string;
   podSubnet: string;
+  /** base64 of /etc/kubernetes/pki/ca.crt */
+  caData: string;
 }
 
 /** The requests kubeadm sends, in its order, as kubernetes-admin. */
@@ -441,6 +443,21 @@ export function kubeadmAddonRequests(input: AddonsInput): LabRequest[] {
       ClusterConfiguration: clusterConfiguration(input.controlPlaneEndpoint, input.podSubnet),
     }),
     configMap('kube-system', 'kubelet-config', { kubelet: KUBELET_CONFIGURATION }),
+    // bootstrap-token: the public cluster-info that joining nodes read anonymously
+    configMap('kube-public', 'cluster-info', {
+      kubeconfig: `apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: ${input.caData}
+    server: ${input.server}
+  name: ""
+contexts: null
+current-context: ""
+kind: Config
+preferences: {}
+users: null
+`,
+    }),
     // addon/coredns
     serviceAccount('coredns'),
     {

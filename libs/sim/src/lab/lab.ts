@@ -24,6 +24,7 @@ import { TraceStore } from '../trace/trace-store';
 import type { SchedulerView } from './components';
 import { componentFactories } from './components';
 import { installKubeadmAddons } from './kubeadm-addons';
+import { base64, pem } from '../node/node-files';
 import type { AdvanceResult, Lab, LabOptions, LabRequest, NodeSpec, ProcessRef } from './lab-types';
 import type { Wake, WakeKind } from './wake-queue';
 import { WakeQueue } from './wake-queue';
@@ -866,6 +867,7 @@ export function createLab(options: LabOptions = {}): SimLab {
       server: 'https://172.18.0.2:6443',
       controlPlaneEndpoint: '172.18.0.2:6443',
       podSubnet: '10.244.0.0/16',
+      caData: base64(new TextEncoder().encode(pem('CERTIFICATE', 'crt:ca', 780))),
     },
   );
   lab.createHosts();
