@@ -10,6 +10,7 @@ export default tseslint.config(
       'libs/db/src/generated/**',
       'apps/web/next-env.d.ts',
       'e2e/artifacts/**',
+      '.scratch/**',
     ],
   },
   js.configs.recommended,
