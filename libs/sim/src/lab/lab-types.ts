@@ -70,6 +70,19 @@ export interface LabRequest {
   impersonate?: { user: string; groups?: string[]; uid?: string };
 }
 
+/**
+ * What `serialize` leaves out. A lab runtime that stores the keyspace per key and the trace per
+ * event (and learns what changed from `advance`) asks for the rest only: restoring that text with
+ * the keys and events put back (`etcd.kvs` in key order, `trace.events`) gives the same lab as
+ * restoring the full text.
+ */
+export interface SerializeOptions {
+  /** write etcd's keys (`etcd.kvs`); default true */
+  keyspace?: boolean;
+  /** write the trace events kept in memory (`trace.events`; `nextSeq` is always written); default true */
+  traceEvents?: boolean;
+}
+
 export interface Lab {
   /** simulated ms since start */
   readonly now: number;
@@ -88,5 +101,6 @@ export interface Lab {
   /** sim time of the next pending timer, or null when quiescent */
   nextWakeAt(): number | null;
   trace(sinceSeq?: number): TraceEvent[];
-  serialize(): string;
+  /** the whole lab as JSON text (`restoreLab` takes it back); see SerializeOptions */
+  serialize(options?: SerializeOptions): string;
 }

@@ -25,7 +25,15 @@ import type { SchedulerView } from './components';
 import { componentFactories } from './components';
 import { installKubeadmAddons } from './kubeadm-addons';
 import { base64, pem } from '../node/node-files';
-import type { AdvanceResult, Lab, LabOptions, LabRequest, NodeSpec, ProcessRef } from './lab-types';
+import type {
+  AdvanceResult,
+  Lab,
+  LabOptions,
+  LabRequest,
+  NodeSpec,
+  ProcessRef,
+  SerializeOptions,
+} from './lab-types';
 import type { Wake, WakeKind } from './wake-queue';
 import { WakeQueue } from './wake-queue';
 
@@ -792,13 +800,14 @@ class LabImpl implements SimLab {
 
   // ------------------------------------------------------------------ serialize
 
-  serialize(): string {
+  serialize(options: SerializeOptions = {}): string {
+    const { keyspace = true, traceEvents = true } = options;
     const state: SerializedLab = {
       version: SERIAL_VERSION,
       options: this.options,
       now: this.nowMs,
       rng: this.rng.state(),
-      etcd: this.etcd.toJSON(),
+      etcd: keyspace ? this.etcd.toJSON() : this.etcdHeader(),
       authn: this.apiserver.authn.toJSON(),
       apiserverRunning: this.apiserver.running,
       stopped: [...this.stopped].sort(),
@@ -817,9 +826,27 @@ class LabImpl implements SimLab {
       hostWakes: Object.fromEntries(
         [...this.hostWakes.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
       ),
-      trace: this.traceStore.toJSON(),
+      // nextSeq is kept without the events, so a restore numbers new events after the old ones
+      trace: traceEvents
+        ? this.traceStore.toJSON()
+        : { nextSeq: this.traceStore.lastSeq + 1, events: [] },
     };
     return JSON.stringify(state);
+  }
+
+  /**
+   * etcd's state without its keyspace, fields in `EtcdStore.toJSON()`'s order so the text is the
+   * full serialization with `"kvs":[]` (a store splicing the keys back in relies on that).
+   */
+  private etcdHeader(): EtcdState {
+    return {
+      revision: this.etcd.revision,
+      compactRevision: this.etcd.compactRevision,
+      members: this.etcd.members.map((m) => ({ ...m })),
+      kvs: [],
+      raftTerm: this.etcd.term,
+      raftIndex: this.etcd.index,
+    };
   }
 
   loadRuntime(state: SerializedLab): void {
