@@ -48,7 +48,11 @@ export interface TSimLab {
   advance(ms: number): TSimAdvance;
   nextWakeAt(): number | null;
   trace(sinceSeq?: number): TLabTraceRecord[];
-  serialize(): string;
+  /**
+   * The lab as JSON text; with `keyspace: false, traceEvents: false` without etcd's keys and the
+   * trace events (the store keeps those per row and learns what changed from `advance`).
+   */
+  serialize(options?: { keyspace?: boolean; traceEvents?: boolean }): string;
 }
 
 export interface TLabBlueprint {
@@ -102,11 +106,15 @@ interface TCachedLab<L> {
 
 /**
  * Trace events a cached lab may hold in memory beyond what it was restored with. They are all
- * persisted already and nothing reads them back from memory, but `serialize()` writes them out
- * on every tick; past this many the instance is dropped after its write, and the next write
- * restores it with only `restoreTraceEvents`.
+ * persisted already and nothing reads them back from memory (a write serializes the lab without
+ * them), but the simulator keeps up to 50,000 per lab: past this many the instance is dropped
+ * after its write, so a process holding many labs stays small, and the next write restores it
+ * with only `restoreTraceEvents`.
  */
 const TRACE_SLACK_EVENTS = 500;
+
+/** What `persist` asks the simulator to serialize: everything but the keyspace and trace events. */
+const CORE_ONLY = { keyspace: false, traceEvents: false } as const;
 
 const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
 
@@ -430,7 +438,9 @@ export class LabStore<L extends TSimLab> {
     // Drain what happened outside `advance` (requests made by a command) and get a fresh verdict
     // on quiescence; advancing by 0 ms moves no clock.
     const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
-    const split = splitLabState(lab.serialize());
+    // Keys and events are written per row from what etcd and the trace report: the lab need not
+    // write them out (they are most of its text).
+    const split = splitLabState(lab.serialize(CORE_ONLY));
     const terminal =
       ctx.terminalState === null ? [] : [{ name: LAB_TERMINAL_PART, value: ctx.terminalState }];
     const snapshot = { ...split, parts: [...split.parts, ...terminal] };
