@@ -36,8 +36,9 @@ export function computePodTemplateHash(template: unknown, collisionCount?: numbe
   return safeEncodeString(String(fnv32a(base)));
 }
 
+/** fnv32a(input) and fnv32a(input + '#') as 16 hex digits; the second continues the first's state. */
 export function hex16(input: string): string {
-  const a = fnv32a(input).toString(16).padStart(8, '0');
-  const b = fnv32a(`${input}#`).toString(16).padStart(8, '0');
-  return a + b;
+  const h = fnv32a(input);
+  const g = Math.imul(h ^ 0x23, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0') + g.toString(16).padStart(8, '0');
 }

@@ -61,21 +61,43 @@ export function summarizeNode(node: Node): NodeSummary {
   };
 }
 
+// A pod's status writes keep its frozen spec and labels and leave the rest of its metadata alone,
+// so the last hash per spec object (with the metadata text it was taken with) and per labels
+// object is remembered: hashing the spec text is most of a summary's cost.
+const specHash = new WeakMap<object, { meta: string; hash: string }>();
+const labelsHash = new WeakMap<object, string>();
+
+function hashSpec(metaJson: string, spec: Pod['spec']): string {
+  const frozen = Object.isFrozen(spec);
+  const last = frozen ? specHash.get(spec) : undefined;
+  if (last !== undefined && last.meta === metaJson) return last.hash;
+  const hash = hex16(`{"meta":${metaJson},"spec":${stableJson(spec)}}`);
+  if (frozen) specHash.set(spec, { meta: metaJson, hash });
+  return hash;
+}
+
+function hashLabels(labels: Pod['metadata']['labels']): string {
+  if (labels === undefined || !Object.isFrozen(labels)) return hex16(stableJson(labels));
+  let hash = labelsHash.get(labels);
+  if (hash === undefined) {
+    hash = hex16(stableJson(labels));
+    labelsHash.set(labels, hash);
+  }
+  return hash;
+}
+
 export function summarizePod(pod: Pod): PodSummary {
   const meta = { ...pod.metadata };
   delete meta.resourceVersion;
   delete meta.generation;
   delete meta.managedFields;
   // the same text as stableStringify({ meta, spec: pod.spec }), with the spec's part remembered
-  const spec =
-    pod.spec === undefined
-      ? h({ meta })
-      : hex16(`{"meta":${stableFields(meta)},"spec":${stableJson(pod.spec)}}`);
+  const spec = pod.spec === undefined ? h({ meta }) : hashSpec(stableFields(meta), pod.spec);
   return {
     rv: pod.metadata.resourceVersion ?? '',
     node: pod.spec.nodeName ?? '',
     terminal: isTerminal(pod),
-    labels: hex16(stableJson(pod.metadata.labels)),
+    labels: hashLabels(pod.metadata.labels),
     spec,
   };
 }
