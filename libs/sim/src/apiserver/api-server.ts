@@ -46,7 +46,7 @@ import {
   kubernetesEndpoints,
   kubernetesService,
 } from './bootstrap-policy';
-import { decodeObject, deepClone, encodeObject } from './codec';
+import { decodeObject, deepClone, encodeLazily } from './codec';
 import { applyDefaults, qosClass } from './defaults';
 import type { FieldRequirement } from './field-selectors';
 import {
@@ -1371,7 +1371,7 @@ export class ApiServer {
   ): KubeObject | null {
     void info;
     const nonce = `${key}@${this.etcd.revision + 1}`;
-    const value = encodeObject(key, obj, this.encryption, nonce);
+    const value = encodeLazily(key, obj, this.encryption, nonce);
     let seq: number | undefined;
     const members = this.etcd.healthyMembers();
     if (ctx) {
@@ -1386,7 +1386,7 @@ export class ApiServer {
           revision: this.etcd.revision + 1,
           quorum: Math.floor(this.etcd.members.length / 2) + 1,
           members: members.map((m) => m.name),
-          encrypted: value.startsWith('k8s:enc:'),
+          encrypted: typeof value === 'string' && value.startsWith('k8s:enc:'),
         },
       });
     }
@@ -1397,6 +1397,8 @@ export class ApiServer {
     try {
       const kv = this.etcd.put(key, value, expectModRevision);
       if (!kv) return null;
+      // the value may be encoded later only from an object nobody changes any more
+      if (typeof value !== 'string' && !Object.isFrozen(obj)) void kv.value;
       const stored = this.cache.get(resourceForKey(key)?.info.resource ?? '', key);
       return stored && !isCorrupt(stored) ? stored : obj;
     } finally {

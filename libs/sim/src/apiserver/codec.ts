@@ -35,6 +35,26 @@ export function encodeObject(
   return encryption ? encryptValue(encryption, json, nonce) : json;
 }
 
+/**
+ * encodeObject, deferred until etcd's value is read when that is safe: an object outside
+ * /registry/secrets/ is plain JSON, and the apiserver stamps only its resourceVersion on it after
+ * the put (the watch cache then freezes it), so the deferred text is taken with the
+ * resourceVersion it had at the put. Secrets are encoded (and maybe encrypted) at once.
+ */
+export function encodeLazily(
+  key: string,
+  obj: KubeObject,
+  encryption: EncryptionConfig | null,
+  nonce: string,
+): string | (() => string) {
+  if (key.startsWith(SECRETS_PREFIX)) return encodeObject(key, obj, encryption, nonce);
+  const rv = obj.metadata.resourceVersion;
+  return () =>
+    obj.metadata.resourceVersion === rv
+      ? JSON.stringify(obj)
+      : JSON.stringify({ ...obj, metadata: { ...obj.metadata, resourceVersion: rv } });
+}
+
 export type Decoded = { ok: true; obj: KubeObject } | { ok: false; error: string };
 
 export function decodeObject(

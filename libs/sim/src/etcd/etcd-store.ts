@@ -87,6 +87,30 @@ export function defaultMembers(count: number, controlPlaneNode = 'control-plane'
   return members;
 }
 
+/**
+ * A key whose value is encoded on first read. The apiserver hands over the encoding of an object
+ * it will not change again (the watch cache freezes it), and most values are never read: only
+ * etcdctl, snapshots, saved labs and a cache rebuild look at them. Same text, read or not.
+ */
+function lazyKeyValue(
+  key: string,
+  encode: () => string,
+  createRevision: number,
+  modRevision: number,
+  version: number,
+): KeyValue {
+  let value: string | undefined;
+  return {
+    key,
+    get value(): string {
+      return (value ??= encode());
+    },
+    createRevision,
+    modRevision,
+    version,
+  };
+}
+
 export class EtcdStore {
   private kv = new Map<string, KeyValue>();
   private sortedKeys: string[] | null = null;
@@ -185,20 +209,19 @@ export class EtcdStore {
    * Commits a put. `expectModRevision` makes it a compare-and-swap txn (what the apiserver's
    * GuaranteedUpdate does): it returns null when the key moved on.
    */
-  put(key: string, value: string, expectModRevision?: number): KeyValue | null {
+  put(key: string, value: string | (() => string), expectModRevision?: number): KeyValue | null {
     this.requireQuorum();
     const prev = this.kv.get(key);
     if (expectModRevision !== undefined && (prev?.modRevision ?? 0) !== expectModRevision)
       return null;
     const revision = ++this.revisionValue;
     this.raftIndex++;
-    const kv: KeyValue = {
-      key,
-      value,
-      createRevision: prev ? prev.createRevision : revision,
-      modRevision: revision,
-      version: prev ? prev.version + 1 : 1,
-    };
+    const createRevision = prev ? prev.createRevision : revision;
+    const version = prev ? prev.version + 1 : 1;
+    const kv: KeyValue =
+      typeof value === 'string'
+        ? { key, value, createRevision, modRevision: revision, version }
+        : lazyKeyValue(key, value, createRevision, revision, version);
     if (!prev) this.sortedKeys = null;
     this.kv.set(key, kv);
     this.changedKeys.add(key);
