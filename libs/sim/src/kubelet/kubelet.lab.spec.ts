@@ -462,3 +462,72 @@ describe('kubelet in a lab: static pods', { timeout: LAB_TEST_TIMEOUT_MS }, () =
     ).toBe(before);
   });
 });
+
+describe('kubelet PLEG relist', () => {
+  const kubeProxyPod = (lab: SimLab, node: string): Pod =>
+    (lab.peekAll('pods', 'kube-system') as Pod[]).find(
+      (p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy' && p.spec.nodeName === node,
+    ) as Pod;
+
+  it(
+    'should report the kube-proxy container terminated 143 within 2 s when kube-proxy is stopped on its node',
+    () => {
+      const lab = createLab({ seed: 8 });
+      // a moment when the kube-proxy pod has no timer of its own for ~9 s (its next full sync)
+      lab.advance(21_100);
+      const name = kubeProxyPod(lab, 'node-1').metadata.name as string;
+      expect(kubeProxyPod(lab, 'node-1').status?.containerStatuses?.[0]?.ready).toBe(true);
+      lab.stopProcess({ component: 'kube-proxy', node: 'node-1' });
+      const took = waitFor(
+        lab,
+        () => {
+          const cs = (lab.peek('pods', 'kube-system', name) as Pod).status?.containerStatuses?.[0];
+          return cs?.ready === false;
+        },
+        5_000,
+      );
+      // the next relist (1 s grid), not the next full sync
+      expect(took).toBeLessThanOrEqual(1_100);
+      const cs = (lab.peek('pods', 'kube-system', name) as Pod).status?.containerStatuses?.[0];
+      const term = cs?.state?.terminated ?? cs?.lastState?.terminated;
+      expect(term).toMatchObject({ exitCode: 143, reason: 'Error' });
+      // while stopped, every restart dies at once: CrashLoopBackOff with a growing restart count
+      lab.advance(30_000);
+      const looping = (lab.peek('pods', 'kube-system', name) as Pod).status?.containerStatuses?.[0];
+      expect(looping?.state?.waiting?.reason).toBe('CrashLoopBackOff');
+      expect(looping?.restartCount).toBeGreaterThanOrEqual(2);
+      expect(looping?.lastState?.terminated?.exitCode).toBe(143);
+      lab.startProcess({ component: 'kube-proxy', node: 'node-1' });
+      waitFor(
+        lab,
+        () =>
+          (lab.peek('pods', 'kube-system', name) as Pod).status?.containerStatuses?.[0]?.ready ===
+          true,
+        60_000,
+        500,
+      );
+      const back = (lab.peek('pods', 'kube-system', name) as Pod).status?.containerStatuses?.[0];
+      expect(back?.state?.running).toBeDefined();
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'should notice a container that exits on its own within 1 s when its app crashes',
+    () => {
+      const lab = newLab();
+      createPod(lab, 'crash', { image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3; exit 2'] });
+      waitFor(lab, () => status(lab, 'crash')?.state?.running !== undefined, 30_000);
+      const rec = lab
+        .node('node-1')
+        ?.containerd.listContainers({ all: true })
+        .find((c) => c.podName === 'crash');
+      const exitAt = (rec?.startedAt ?? 0) + 3_000;
+      waitFor(lab, () => status(lab, 'crash')?.state?.running === undefined, 10_000);
+      expect(lab.now - exitAt).toBeLessThanOrEqual(1_050);
+      const cs = status(lab, 'crash');
+      expect(cs?.state?.terminated?.exitCode ?? cs?.lastState?.terminated?.exitCode).toBe(2);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});

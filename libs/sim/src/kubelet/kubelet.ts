@@ -30,6 +30,8 @@ import {
 /** RunPodSandbox + CNI ADD: a few hundred ms on a real node. */
 const SANDBOX_BASE_MS = 900;
 const SANDBOX_JITTER_MS = 300;
+/** The generic PLEG's relist period (pkg/kubelet/kubelet.go genericPlegRelistPeriod). */
+const PLEG_RELIST_MS = 1_000;
 
 export interface KubeletState {
   registered: boolean;
@@ -509,6 +511,14 @@ export function createKubelet(host: NodeHost): Kubelet {
         .map((e) => e.p),
     };
     const current = sortedPods.list;
+    // PLEG: the generic relist (every PLEG_RELIST_MS) finds containers that exited without the
+    // kubelet asking (a crash, a stopped kube-proxy) and sends their pods a sync at that relist.
+    // containerd and the kubelet share the node, so this costs no apiserver request.
+    const relistAt = Math.ceil(ctx.now / PLEG_RELIST_MS) * PLEG_RELIST_MS;
+    for (const uid of host.containerd.takeExitedPods()) {
+      const next = podNextAt.get(uid);
+      if (next && next.at > relistAt) podNextAt.set(uid, { at: relistAt, periodic: false });
+    }
     const seen = new Set<string>();
     for (const pod of current) {
       const uid = pod.metadata.uid as string;

@@ -109,6 +109,11 @@ export class Containerd {
   private sandboxes: SandboxRecord[];
   private containers: ContainerRecord[];
   private lastIp: number;
+  /**
+   * Pods with a container that exited since the kubelet last relisted (its PLEG). In memory only:
+   * a kubelet that starts (or is restored) syncs every pod anyway.
+   */
+  private exitedPods = new Set<string>();
 
   constructor(
     private readonly env: ContainerdEnv,
@@ -322,6 +327,16 @@ export class Containerd {
     );
   }
 
+  /**
+   * What the kubelet's PLEG relist learns: the pods (uids) whose containers exited since the
+   * last call, in the order they exited. Drains the set.
+   */
+  takeExitedPods(): string[] {
+    const out = [...this.exitedPods];
+    this.exitedPods.clear();
+    return out;
+  }
+
   /** Runs every container's program up to `now`: log lines appear, files change, processes exit. */
   advanceTo(now: number): void {
     for (const c of this.containers) this.run(c, now);
@@ -410,6 +425,7 @@ export class Containerd {
     c.exitCode = code;
     c.reason = code === 0 ? 'Completed' : 'Error';
     c.stopAt = undefined;
+    this.exitedPods.add(c.podUid);
   }
 
   private log(c: ContainerRecord, t: number, line: string, stream: 'stdout' | 'stderr'): void {
