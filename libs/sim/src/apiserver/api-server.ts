@@ -110,6 +110,8 @@ const STATUS_SUB = new Set([
   'services',
   'namespaces',
 ]);
+/** bound on remembered RBAC decisions (names make keys; a long-lived lab must not grow them) */
+const RBAC_DECISIONS_MAX = 10_000;
 const REVIEW = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
 const CLIENT_CONNECTION_REFUSED = 'dial tcp 172.18.0.2:6443: connect: connection refused';
 
@@ -141,8 +143,11 @@ export class ApiServer {
     roles?: Role[];
     bindings?: RoleBinding[];
     ns: Map<string, { roles: Role[]; bindings: RoleBinding[] }>;
+    /** RBAC decisions by request attributes, until an RBAC object changes */
+    decisions: Map<string, Decision>;
   } = {
     ns: new Map(),
+    decisions: new Map(),
   };
 
   constructor(cfg: ApiServerConfig) {
@@ -474,7 +479,9 @@ export class ApiServer {
     // A filtered watcher (a kubelet watching its node's pods) keeps asking from the revision of
     // the last event it was given; remember how far that question was already answered so each
     // call only scans the new part of the history.
-    const memoKey = `${resource}\u0000${prefixNs ?? ''}\u0000${opts.labelSelector ?? ''}\u0000${opts.fieldSelector ?? ''}\u0000${sinceRevision}`;
+    const memoKey = filtered
+      ? `${resource}\u0000${prefixNs ?? ''}\u0000${opts.labelSelector ?? ''}\u0000${opts.fieldSelector ?? ''}\u0000${sinceRevision}`
+      : '';
     let memo = filtered ? this.watchMemo.get(memoKey) : undefined;
     if (!memo) memo = { upTo: sinceRevision, matches: [] };
     // A watch on one node's pods (every kubelet) reads that node's index, not every pod event.
@@ -488,19 +495,15 @@ export class ApiServer {
     if (byNode && 'expired' in byNode) return S.expired(sinceRevision, byNode.expired);
     const events = byNode ? byNode.events : this.cache.eventsSince(resource, memo.upTo);
     if (!Array.isArray(events)) return S.expired(sinceRevision, events.expired);
-    const match = (o: KubeObject | undefined): boolean =>
-      !!o &&
-      (!prefixNs || o.metadata.namespace === prefixNs) &&
-      matchesRequirements(o.metadata.labels, labelSel) &&
-      matchesFields(o, fieldSel);
     for (const ev of events) {
       memo.upTo = ev.revision;
       if (!filtered) {
         memo.matches.push({ ev, type: ev.type });
         continue;
       }
-      const cur = match(ev.object);
-      const prev = ev.type === 'MODIFIED' ? match(ev.prev) : cur;
+      const cur = watchMatches(ev.object, prefixNs, labelSel, fieldSel);
+      const prev =
+        ev.type === 'MODIFIED' ? watchMatches(ev.prev, prefixNs, labelSel, fieldSel) : cur;
       let type: WatchEvent['type'] | null = null;
       if (ev.type === 'ADDED') type = cur ? 'ADDED' : null;
       else if (ev.type === 'DELETED') type = cur ? 'DELETED' : null;
@@ -1191,7 +1194,18 @@ export class ApiServer {
       return { allowed: true, reason: '', via: 'group system:masters' };
     const node = nodeAuthorize(attrs);
     if (node) return node;
-    return rbacAuthorize(this.rbacSource(), attrs);
+    // Components ask the same questions on every wake-up (each informer's watch); RBAC answers
+    // from the RBAC objects alone, so an answer holds until one of them changes.
+    const { user } = attrs;
+    const key = `${user.name}\u0000${user.groups.join('\u0001')}\u0000${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}\u0000${attrs.name ?? ''}`;
+    const decisions = this.rbacMemo.decisions;
+    let decision = decisions.get(key);
+    if (decision === undefined) {
+      decision = rbacAuthorize(this.rbacSource(), attrs);
+      if (decisions.size >= RBAC_DECISIONS_MAX) decisions.clear();
+      decisions.set(key, decision);
+    }
+    return { ...decision };
   }
 
   /** Authorization check for a user by name/groups (kubectl auth can-i --as, graders). */
@@ -1226,7 +1240,7 @@ export class ApiServer {
   }
 
   private invalidateRbac(): void {
-    this.rbacMemo = { ns: new Map() };
+    this.rbacMemo = { ns: new Map(), decisions: new Map() };
   }
 
   /** NodeRestriction admission: a kubelet may only change its own Node and pods bound to it. */
@@ -1722,6 +1736,21 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 
 function sameObject(a: KubeObject, b: KubeObject): boolean {
   return equalJson(a, b, true);
+}
+
+/** A filtered watch's test of one object (a module function: no closure per watch call). */
+function watchMatches(
+  o: KubeObject | undefined,
+  prefixNs: string | undefined,
+  labelSel: ParsedSelector,
+  fieldSel: FieldRequirement[],
+): boolean {
+  return (
+    !!o &&
+    (!prefixNs || o.metadata.namespace === prefixNs) &&
+    matchesRequirements(o.metadata.labels, labelSel) &&
+    matchesFields(o, fieldSel)
+  );
 }
 
 const META_SKIP = new Set(['managedFields', 'resourceVersion']);
