@@ -1,4 +1,5 @@
-// kubectl describe: pod, node, deployment, replicaset, service, endpoints (plus a generic form),
+// kubectl describe: pod, node, deployment, replicaset, daemonset, service, endpoints, configmap,
+// secret, namespace, serviceaccount (plus a generic form),
 // each followed by its Events, formatted by the describe tabwriter (0, 8, 2) (FIDELITY.md §2).
 
 import type { KubeObject, ResourceInfo } from '../../model';
@@ -16,6 +17,13 @@ import {
   rfc1123z,
 } from './describe-text';
 import { describeContainers, describeVolumes, tolerationsLines } from './describe-pod-parts';
+import { describeDaemonSet, podTemplate } from './describe-workloads';
+import {
+  describeConfigMap,
+  describeNamespace,
+  describeSecret,
+  describeServiceAccount,
+} from './describe-core';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -106,18 +114,6 @@ function timestampSinceMs(iso: string, now: number): string {
 
 function replicaLine(o: Any, desired: number): string {
   return `${o.status?.updatedReplicas ?? 0} updated | ${desired} total | ${o.status?.availableReplicas ?? 0} available | ${o.status?.unavailableReplicas ?? 0} unavailable`;
-}
-
-function podTemplate(w: DescribeWriter, tpl: Any): void {
-  w.w(0, 'Pod Template:\n');
-  labelsMultiline(w, 'Labels', tpl?.metadata?.labels, '  ');
-  if (tpl?.metadata?.annotations && Object.keys(tpl.metadata.annotations).length)
-    annotationsMultiline(w, tpl.metadata.annotations, '  ');
-  w.w(1, 'Containers:\n');
-  describeContainers(w, tpl?.spec?.containers ?? [], [], null, 1);
-  describeVolumes(w, tpl?.spec?.volumes ?? [], 1);
-  labelsMultiline(w, 'Node-Selectors', tpl?.spec?.nodeSelector, '  ');
-  tolerationsLines(w, tpl?.spec?.tolerations ?? [], '  ');
 }
 
 function describeDeployment(env: KubectlEnv, w: DescribeWriter, d: Any): void {
@@ -354,17 +350,6 @@ function describeGeneric(w: DescribeWriter, o: Any, info: ResourceInfo): void {
   header(w, o as KubeObject, info.namespaced);
   labelsMultiline(w, 'Labels', o.metadata?.labels);
   annotationsMultiline(w, o.metadata?.annotations);
-  if (info.resource === 'secrets') {
-    w.text += `\nType:  ${o.type ?? 'Opaque'}\n\nData\n====\n`;
-    for (const [k, v] of Object.entries(o.data ?? {}))
-      w.text += `${k}:  ${Math.floor((String(v).length * 3) / 4) - (String(v).match(/=+$/)?.[0].length ?? 0)} bytes\n`;
-    return;
-  }
-  if (info.resource === 'configmaps') {
-    w.text += '\nData\n====\n';
-    for (const [k, v] of Object.entries(o.data ?? {})) w.text += `${k}:\n----\n${v}\n\n`;
-    w.text += '\nBinaryData\n====\n';
-  }
 }
 
 export function runDescribe(env: KubectlEnv): Out {
@@ -455,10 +440,27 @@ export function runDescribe(env: KubectlEnv): Out {
       case 'nodes':
         describeNode(env, w, a, now);
         break;
+      case 'daemonsets':
+        describeDaemonSet(env, w, a);
+        break;
+      case 'configmaps':
+        describeConfigMap(w, a);
+        break;
+      case 'secrets':
+        describeSecret(w, a);
+        break;
+      case 'namespaces':
+        describeNamespace(env, w, a);
+        break;
+      case 'serviceaccounts':
+        describeServiceAccount(env, w, a);
+        break;
       default:
         describeGeneric(w, a, info);
     }
-    eventsSection(w, eventsFor(env, { ...o, kind: o.kind || info.kind }), now);
+    // upstream's Secret and Namespace describers print no Events section
+    if (info.resource !== 'secrets' && info.resource !== 'namespaces')
+      eventsSection(w, eventsFor(env, { ...o, kind: o.kind || info.kind }), now);
     texts.push(formatTabbed(w.text, DESCRIBE_TABWRITER));
   }
   out.out(texts.join('\n\n'));
