@@ -21,6 +21,13 @@ export class LabCache<L> {
     return entry.lab;
   }
 
+  /** Removes and returns the instance with the revision it was cached at, whatever that is. */
+  take(labId: string): { revision: number; lab: L } | undefined {
+    const entry = this.entries.get(labId);
+    this.entries.delete(labId);
+    return entry;
+  }
+
   set(labId: string, revision: number, lab: L): void {
     this.entries.delete(labId);
     this.entries.set(labId, { revision, lab });

@@ -89,7 +89,7 @@ describe('LabStore', () => {
     expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 2, simTimeMs: 1_000 });
   });
 
-  it('should reuse the cached instance when nobody else wrote, and restore when someone did', async () => {
+  it('should reuse the cached instance when nobody else wrote, and restore when someone changed the lab', async () => {
     const store = newStore();
     const other = newStore();
     const id = await createOne(store);
@@ -98,12 +98,58 @@ describe('LabStore', () => {
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
     expect(restores).toHaveLength(0);
     wall += 250;
-    await other.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    await other.write(id, { skipLocked: false }, (ctx) => {
+      ctx.catchUp();
+      ctx.isMutated = true;
+      ctx.lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'namespaces',
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'elsewhere' } },
+      });
+    });
+    expect(restores).toHaveLength(1);
+    wall += 250;
+    const seen = await store.write(id, { skipLocked: true }, (ctx) => {
+      ctx.catchUp();
+      return ctx.lab.peek('namespaces', undefined, 'elsewhere') !== undefined;
+    });
+    expect(restores).toHaveLength(2);
+    expect(seen).toMatchObject({ kind: 'ok', result: true });
+    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 4, simTimeMs: 750 });
+  });
+
+  it("should bring its cached instance up to another process's ticks without restoring, and store the same lab", async () => {
+    const store = newStore();
+    const worker = newStore();
+    const id = await createOne(store);
+    restores.length = 0;
+    for (let i = 0; i < 3; i++) {
+      wall += 250;
+      await worker.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    }
     expect(restores).toHaveLength(1);
     wall += 250;
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(1);
+    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 5, simTimeMs: 1_000 });
+    // the same lab as one advanced tick by tick in a single process
+    const reference = createLab({ seed: 11 });
+    reference.advance(0);
+    for (let i = 0; i < 4; i++) reference.advance(250);
+    expect(JSON.parse(await storedSerialization(id))).toEqual(JSON.parse(reference.serialize()));
+  });
+
+  it('should restore when another process changed only what the lab does not hold (the terminal)', async () => {
+    const store = newStore();
+    const id = await createOne(store);
+    restores.length = 0;
+    await newStore().write(id, { skipLocked: false }, (ctx) => {
+      ctx.terminalState = '{"cwd":"/root"}';
+    });
+    expect(restores).toHaveLength(1);
+    const seen = await store.write(id, { skipLocked: false }, (ctx) => ctx.terminalState);
     expect(restores).toHaveLength(2);
-    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 4, simTimeMs: 750 });
+    expect(seen).toMatchObject({ kind: 'ok', result: '{"cwd":"/root"}', commit: null });
   });
 
   it('should write nothing when a retried tick finds the lab already at its target', async () => {

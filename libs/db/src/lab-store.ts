@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from './generated/client';
 import { LabCache } from './lab-cache';
+import { keyspaceDigest, partsDigest } from './lab-digest';
 import { catchUp, reanchor, type TLabClockState } from './lab-clock';
 import {
   deleteLabObjects,
@@ -8,6 +9,7 @@ import {
   loadLabObjects,
   loadLabStateParts,
   lockLab,
+  loadLabDigests,
   lockOwnerAndCountLabs,
   persistLabChanges,
   readRecentTrace,
@@ -43,8 +45,14 @@ export interface TSimAdvance {
 
 export interface TSimLab {
   readonly now: number;
-  /** the lab's etcd: a write reads the keys `advance` reported changed from it */
-  readonly etcd: { get(key: string): TLabObjectRecord | undefined };
+  /**
+   * the lab's etcd: a write reads the keys `advance` reported changed from it; a cached instance
+   * brought up to date compares its whole keyspace (`range('')`) with the stored one
+   */
+  readonly etcd: {
+    get(key: string): TLabObjectRecord | undefined;
+    range(prefix: string): TLabObjectRecord[];
+  };
   advance(ms: number): TSimAdvance;
   nextWakeAt(): number | null;
   trace(sinceSeq?: number): TLabTraceRecord[];
@@ -102,7 +110,15 @@ export type TLabWriteResult<T> =
 interface TCachedLab<L> {
   lab: L;
   parts: Map<string, string>;
+  /** the row's traceSeqOffset when cached (a reset changes it: the instance is another cluster) */
+  traceSeqOffset: number;
 }
+
+/**
+ * The most simulated time a cached instance replays to reach a revision another process wrote
+ * (see `replay`); further behind, restoring from the rows costs less than advancing.
+ */
+const REPLAY_MAX_MS = 2_000;
 
 /**
  * Trace events a cached lab may hold in memory beyond what it was restored with. They are all
@@ -269,7 +285,7 @@ export class LabStore<L extends TSimLab> {
       return { kind: 'ok' as const };
     }, TX_OPTIONS);
     if (outcome.kind !== 'ok') return outcome;
-    this.remember(id, 1, lab, fresh.snapshot.parts);
+    this.remember(id, 1, lab, fresh.snapshot.parts, 0);
     const at = new Date(fresh.state.clockAnchorWallMs);
     const { coreState: _core, lastActiveAt: _at, ...state } = fresh.state;
     return {
@@ -299,9 +315,12 @@ export class LabStore<L extends TSimLab> {
         if (opts.ownerId !== undefined && row.ownerId !== opts.ownerId) {
           return { kind: 'not-found' as const };
         }
-        const cached = this.cache.get(labId, row.revision) ?? (await this.restore(tx, row));
         // Taken out of the cache while it may hold uncommitted changes; put back on success.
-        this.cache.delete(labId);
+        const entry = this.cache.take(labId);
+        const cached =
+          (entry?.revision === row.revision ? entry.lab : null) ??
+          (entry && entry.revision < row.revision ? await this.replay(tx, row, entry.lab) : null) ??
+          (await this.restore(tx, row));
         const ctx = new LabWriteContext(
           cached.lab,
           row,
@@ -356,7 +375,7 @@ export class LabStore<L extends TSimLab> {
           trace: fresh.events,
           state,
         });
-        this.remember(labId, state.revision, lab, fresh.snapshot.parts);
+        this.remember(labId, state.revision, lab, fresh.snapshot.parts, row.traceSeq);
         return {
           kind: 'ok' as const,
           result: null,
@@ -412,8 +431,53 @@ export class LabStore<L extends TSimLab> {
     revision: number,
     lab: L,
     parts: readonly { name: string; value: string }[],
+    traceSeqOffset: number,
   ): void {
-    this.cache.set(labId, revision, { lab, parts: new Map(parts.map((p) => [p.name, p.value])) });
+    this.cache.set(labId, revision, {
+      lab,
+      parts: new Map(parts.map((p) => [p.name, p.value])),
+      traceSeqOffset,
+    });
+  }
+
+  /**
+   * Brings an instance cached at an older revision up to the locked row, instead of restoring
+   * the lab from its rows: the writes in between were most likely the worker's ticks, which only
+   * advanced the clock, and the simulator is deterministic, so advancing this instance to the
+   * row's sim time gives the same lab. "Most likely" is not enough, so the result is checked
+   * against what is stored: the core text byte for byte, and digests (computed by PostgreSQL,
+   * no texts sent) of the whole keyspace and of every state part, terminal included. Any other
+   * write in between (a command from another process, a reset, a snapshot restore) leaves a
+   * difference there, and then the caller restores from the rows as before. The instance is
+   * not reused when this fails (it has advanced).
+   */
+  private async replay(
+    tx: Prisma.TransactionClient,
+    row: TLabRecord,
+    cached: TCachedLab<L>,
+  ): Promise<TCachedLab<L> | null> {
+    const { lab } = cached;
+    const behind = row.simTimeMs - lab.now;
+    if (cached.traceSeqOffset !== row.traceSeqOffset || behind < 0 || behind > REPLAY_MAX_MS) {
+      return null;
+    }
+    if (behind > 0) lab.advance(behind);
+    if (lab.now !== row.simTimeMs) return null;
+    const split = splitLabState(lab.serialize(CORE_ONLY));
+    if (split.core !== row.coreState) return null;
+    const terminal = cached.parts.get(LAB_TERMINAL_PART);
+    const parts =
+      terminal === undefined
+        ? split.parts
+        : [...split.parts, { name: LAB_TERMINAL_PART, value: terminal }];
+    const stored = await loadLabDigests(tx, row.id);
+    if (stored.parts !== partsDigest(parts)) return null;
+    if (stored.keyspace !== keyspaceDigest(lab.etcd.range(''))) return null;
+    return {
+      lab,
+      parts: new Map(parts.map((p) => [p.name, p.value])),
+      traceSeqOffset: row.traceSeqOffset,
+    };
   }
 
   private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<TCachedLab<L>> {
@@ -426,7 +490,11 @@ export class LabStore<L extends TSimLab> {
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
     const lab = this.engine.restore(mergeLabSnapshot(row.coreState, parts, objects, own));
-    return { lab, parts: new Map(parts.map((p) => [p.name, p.value])) };
+    return {
+      lab,
+      parts: new Map(parts.map((p) => [p.name, p.value])),
+      traceSeqOffset: row.traceSeqOffset,
+    };
   }
 
   private async persist(
@@ -494,7 +562,7 @@ export class LabStore<L extends TSimLab> {
     });
     const inMemory = lab.trace(0).length;
     if (inMemory <= this.options.restoreTraceEvents + TRACE_SLACK_EVENTS) {
-      this.remember(row.id, state.revision, lab, snapshot.parts);
+      this.remember(row.id, state.revision, lab, snapshot.parts, row.traceSeqOffset);
     }
     return this.toCommit(row, state, events, upserts.length + deletes.length > 0);
   }

@@ -299,6 +299,26 @@ async function upsertStateParts(
     ON CONFLICT ("labId", "name") DO UPDATE SET "value" = EXCLUDED."value"`;
 }
 
+/**
+ * Digests of what is stored for a lab, computed by PostgreSQL without sending the texts: its
+ * keyspace (every key with its revisions and the md5 of its value, in byte order of the keys)
+ * and its state parts (name and md5 of each, in byte order of the names). `labDigests` in
+ * lab-digest.ts computes the same from a lab in memory; '' stands for none.
+ */
+export async function loadLabDigests(
+  db: TDb,
+  labId: string,
+): Promise<{ keyspace: string; parts: string }> {
+  const [row] = await db.$queryRaw<{ keyspace: string; parts: string }[]>`SELECT
+    (SELECT coalesce(md5(string_agg("key" || E'\n' || "createRevision" || E'\n' || "modRevision"
+        || E'\n' || "version" || E'\n' || md5("value") || E'\n', '' ORDER BY "key" COLLATE "C")), '')
+      FROM "LabObject" WHERE "labId" = ${labId}) AS "keyspace",
+    (SELECT coalesce(md5(string_agg("name" || E'\n' || md5("value"), E'\n'
+        ORDER BY "name" COLLATE "C")), '')
+      FROM "LabStatePart" WHERE "labId" = ${labId}) AS "parts"`;
+  return row ?? { keyspace: '', parts: '' };
+}
+
 export async function loadLabStateParts(db: TDb, labId: string): Promise<TLabStatePartRow[]> {
   return db.$queryRaw<TLabStatePartRow[]>`SELECT "name", "value" FROM "LabStatePart"
     WHERE "labId" = ${labId} ORDER BY "name"`;
