@@ -143,11 +143,14 @@ export class ApiServer {
     roles?: Role[];
     bindings?: RoleBinding[];
     ns: Map<string, { roles: Role[]; bindings: RoleBinding[] }>;
-    /** RBAC decisions by request attributes, until an RBAC object changes */
-    decisions: Map<string, Decision>;
+    /** RBAC decisions per user and request attributes, until an RBAC object changes */
+    decisions: WeakMap<
+      UserInfo,
+      { name: string; groups: string[]; answers: Map<string, Decision> }
+    >;
   } = {
     ns: new Map(),
-    decisions: new Map(),
+    decisions: new WeakMap(),
   };
 
   constructor(cfg: ApiServerConfig) {
@@ -1196,14 +1199,21 @@ export class ApiServer {
     if (node) return node;
     // Components ask the same questions on every wake-up (each informer's watch); RBAC answers
     // from the RBAC objects alone, so an answer holds until one of them changes.
+    // Authenticated users are the authenticator's own objects: answers hang off each of them
+    // (checked against the name and groups they were given for).
     const { user } = attrs;
-    const key = `${user.name}\u0000${user.groups.join('\u0001')}\u0000${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}\u0000${attrs.name ?? ''}`;
-    const decisions = this.rbacMemo.decisions;
-    let decision = decisions.get(key);
+    const byUser = this.rbacMemo.decisions;
+    let mine = byUser.get(user);
+    if (mine === undefined || mine.name !== user.name || !sameStrings(mine.groups, user.groups)) {
+      mine = { name: user.name, groups: [...user.groups], answers: new Map() };
+      byUser.set(user, mine);
+    }
+    const key = `${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}\u0000${attrs.name ?? ''}`;
+    let decision = mine.answers.get(key);
     if (decision === undefined) {
       decision = rbacAuthorize(this.rbacSource(), attrs);
-      if (decisions.size >= RBAC_DECISIONS_MAX) decisions.clear();
-      decisions.set(key, decision);
+      if (mine.answers.size >= RBAC_DECISIONS_MAX) mine.answers.clear();
+      mine.answers.set(key, decision);
     }
     return { ...decision };
   }
@@ -1240,7 +1250,7 @@ export class ApiServer {
   }
 
   private invalidateRbac(): void {
-    this.rbacMemo = { ns: new Map(), decisions: new Map() };
+    this.rbacMemo = { ns: new Map(), decisions: new WeakMap() };
   }
 
   /** NodeRestriction admission: a kubelet may only change its own Node and pods bound to it. */
@@ -1736,6 +1746,12 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 
 function sameObject(a: KubeObject, b: KubeObject): boolean {
   return equalJson(a, b, true);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A filtered watch's test of one object (a module function: no closure per watch call). */
