@@ -43,7 +43,20 @@ export function buildFieldsV1(body: Record<string, unknown>): Record<string, unk
   return out;
 }
 
+// The field set of a frozen value (a controller's pod template, an object read from the watch
+// cache) never changes, so it is built once per value; a list's set depends on its field name.
+const frozenSets = new WeakMap<object, { field: string; set: Record<string, unknown> }>();
+
 function node(v: unknown, field: string): Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return buildNode(v, field);
+  const memo = frozenSets.get(v);
+  if (memo !== undefined && (memo.field === field || !Array.isArray(v))) return memo.set;
+  const set = buildNode(v, field);
+  frozenSets.set(v, { field, set });
+  return set;
+}
+
+function buildNode(v: unknown, field: string): Record<string, unknown> {
   if (Array.isArray(v)) {
     const keys = LIST_KEYS[field];
     const out: Record<string, unknown> = {};
