@@ -1,12 +1,16 @@
 // kubectl wait --for=delete|create|condition=NAME[=VALUE]|jsonpath='{..}'[=VALUE] (kubectl
 // pkg/cmd/wait: wait.go, conditional_waiter.go, jsonpath_waiter.go, deletion_waiter.go). The real
-// command watches until the condition holds or --timeout (30s) runs out; here simulated time
-// passes in steps while the object is polled, so the cluster moves on exactly as it would.
+// command LISTs the object by name and holds one WATCH until the condition holds or --timeout (30s)
+// runs out; here simulated time passes in steps and each step reads what that watch would have
+// delivered from the lab's state, so the journey shows the requests kubectl really sends.
 
+import type { ApiResponse } from '../../client/api-client';
+import type { SimLab } from '../../lab';
 import type { KubeObject, ResourceInfo } from '../../model';
+import { notFound as notFoundStatus } from '../../apiserver/status';
 import { flag } from './kube-args';
 import type { KubectlEnv } from './kubectl-env';
-import { asObject, isOk, Out, WAIT_STEP_MS } from './kubectl-env';
+import { asObject, isOk, listItems, Out, WAIT_STEP_MS } from './kubectl-env';
 import { findJsonPathValues, JsonPathError, relaxedJsonPath } from './jsonpath';
 import { qualifiedKind, resolveResource } from './kube-resources';
 import { visitTargets } from './kube-targets';
@@ -148,6 +152,37 @@ function fetch(env: KubectlEnv, info: ResourceInfo, name: string, ns: string | u
   return env.client.request({ verb: 'get', resource: info.resource, namespace: ns, name });
 }
 
+/**
+ * The object as kubectl's open watch sees it: read from the lab's state, with no request of its
+ * own (the watch is one long-running request, sent once). A lab that cannot be read that way is
+ * asked with a GET whose -v lines are dropped.
+ */
+function watched(
+  env: KubectlEnv,
+  info: ResourceInfo,
+  name: string,
+  ns: string | undefined,
+): { obj?: KubeObject; res?: ApiResponse } {
+  const lab = env.client.lab as Partial<Pick<SimLab, 'peek'>>;
+  if (typeof lab.peek === 'function')
+    return { obj: lab.peek(info.resource, info.namespaced ? ns : undefined, name) };
+  const logMark = env.client.log.length;
+  const res = fetch(env, info, name, ns);
+  env.client.log = env.client.log.slice(0, logMark);
+  if (isOk(res)) return { obj: asObject(res) };
+  return res.code === 404 ? {} : { res };
+}
+
+/** The informer's first LIST (UntilWithSync): by name, through the pager (limit=500). */
+function listByName(env: KubectlEnv, info: ResourceInfo, name: string, ns: string | undefined) {
+  return env.client.request({
+    verb: 'list',
+    resource: info.resource,
+    namespace: ns,
+    query: { fieldSelector: `metadata.name=${name}`, limit: 500 },
+  });
+}
+
 export function runWait(env: KubectlEnv): Out {
   const out = new Out();
   const rawTimeout = flag(env.args, 'timeout') ?? '30s';
@@ -173,7 +208,48 @@ export function runWait(env: KubectlEnv): Out {
     if (!v.obj && cond.kind === 'delete') continue;
     count++;
     const label = `${qualifiedKind(v.info)}/${v.name}`;
+    const notFound = (): ApiResponse => ({ code: 404, body: notFoundStatus(v.info, v.name) });
     let obj: KubeObject | undefined = v.obj;
+    const uid = v.obj?.metadata?.uid;
+    // upstream's waiters (wait.go): --for=create polls the GET every 500 ms; with --timeout=0 the
+    // others GET the object once more and check it; otherwise the deletion waiter GETs it, and the
+    // condition and deletion waiters LIST it by name and then hold one WATCH until it changes
+    let watching = false;
+    if (cond.kind !== 'create' && timeout === 0) {
+      const res = fetch(env, v.info, v.name, ns);
+      if (isOk(res)) obj = asObject(res);
+      else if (res.code === 404 && cond.kind === 'delete') obj = undefined;
+      else {
+        out.apiError(env, res);
+        continue;
+      }
+    } else if (cond.kind !== 'create') {
+      if (cond.kind === 'delete') {
+        const res = fetch(env, v.info, v.name, ns);
+        if (res.code === 404) obj = undefined;
+        else if (isOk(res)) obj = asObject(res);
+        else {
+          out.apiError(env, res);
+          continue;
+        }
+      }
+      // a recreated object (another uid) counts as deleted
+      if (obj && cond.kind === 'delete' && uid && obj.metadata?.uid !== uid) obj = undefined;
+      if (obj) {
+        const listed = listByName(env, v.info, v.name, ns);
+        if (!isOk(listed)) {
+          out.apiError(env, listed);
+          continue;
+        }
+        obj = listItems(listed)[0];
+        if (!obj && cond.kind === 'check') {
+          // the informer's precondition: the object is gone before the watch starts
+          out.apiError(env, notFound());
+          continue;
+        }
+        watching = true;
+      }
+    }
     let done = false;
     for (;;) {
       const r = cond.check(obj);
@@ -198,26 +274,39 @@ export function runWait(env: KubectlEnv): Out {
       // a terminal that lets no time pass (letTimePass: false) can never see the condition change
       if (env.client.lab.now === before) break;
       waited += WAIT_STEP_MS;
-      // the real command holds one watch open instead of polling: keep -v output to the first GET
-      const logMark = env.client.log.length;
-      const res = fetch(env, v.info, v.name, ns);
-      env.client.log = env.client.log.slice(0, logMark);
-      if (isOk(res)) obj = asObject(res);
-      else if (res.code === 404) {
-        obj = undefined;
-        if (cond.kind === 'check') {
-          // the object went away while we watched: the informer's precondition reports NotFound
+      if (!watching) {
+        // --for=create: one GET per poll, as upstream's PollUntilContextTimeout does
+        const res = fetch(env, v.info, v.name, ns);
+        if (isOk(res)) obj = asObject(res);
+        else if (res.code !== 404) {
           out.apiError(env, res);
           done = true;
           break;
         }
-      } else {
-        out.apiError(env, res);
+        continue;
+      }
+      const seen = watched(env, v.info, v.name, ns);
+      if (seen.res) {
+        out.apiError(env, seen.res);
+        done = true;
+        break;
+      }
+      obj = seen.obj;
+      if (obj && cond.kind === 'delete' && uid && obj.metadata?.uid !== uid) obj = undefined;
+      if (!obj && cond.kind === 'check') {
+        // a Deleted event while waiting for a condition ends the wait with NotFound
+        out.apiError(env, notFound());
         done = true;
         break;
       }
     }
-    if (!done) out.fail(`timed out waiting for the condition on ${v.info.resource}/${v.name}`);
+    // RunWait's create poll ends with wait.ErrorInterrupted's text; the waiters name the object
+    if (!done)
+      out.fail(
+        cond.kind === 'create'
+          ? 'timed out waiting for the condition'
+          : `timed out waiting for the condition on ${v.info.resource}/${v.name}`,
+      );
   }
   if (count === 0 && cond.kind === 'check' && out.exitCode === 0)
     return out.fail('no matching resources found');
