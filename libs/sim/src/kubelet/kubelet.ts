@@ -3,12 +3,13 @@
 // through its ApiClient (identity system:node:<name>) and to the machine only through NodeHost.
 // Containers live in the host's containerd, so they keep running when this process stops.
 
-import type { Condition, KubeObject, Lease, Node, Pod } from '../model';
+import type { Condition, KubeObject, Lease, Node, Pod, PodStatus } from '../model';
 import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { EventRecorder } from '../shared/event-recorder';
+import { sameJson } from '../shared/same-json';
 import { Informer } from '../shared/informer';
 import type { StaticPodCache } from './static-pods';
 import { isMirrorPod, MIRROR_ANNOTATION, mirrorPodFor, readStaticPods } from './static-pods';
@@ -279,6 +280,8 @@ export function createKubelet(host: NodeHost): Kubelet {
 
   // ------------------------------------------------------------ pods
 
+  const lastPosted = new WeakMap<PodRuntime, { fp: string; status: PodStatus }>();
+
   /** Returns false when the status could not be written (retried on the next reconcile). */
   const postPodStatus = (
     ctx: ComponentContext,
@@ -297,6 +300,10 @@ export function createKubelet(host: NodeHost): Kubelet {
       nowIso: ctx.nowIso,
       terminal: rt.terminal,
     });
+    // Most syncs rebuild the status that was posted last: compared with the object posted (when
+    // this kubelet posted it) before falling back to its JSON text.
+    const posted = lastPosted.get(rt);
+    if (posted && posted.fp === rt.postedStatus && sameJson(posted.status, status)) return true;
     const fp = JSON.stringify(status);
     if (fp === rt.postedStatus) return true;
     const res = ctx.client.request({
@@ -310,6 +317,7 @@ export function createKubelet(host: NodeHost): Kubelet {
     });
     if (res.code !== 200) return false; // retried on the next sync
     rt.postedStatus = fp;
+    lastPosted.set(rt, { fp, status });
     const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
     const total = (status.containerStatuses ?? []).length;
     const waiting = (status.containerStatuses ?? [])
