@@ -36,7 +36,9 @@ function stableJson(v: unknown): string {
   if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return stableStringify(v ?? null);
   let s = frozenJson.get(v);
   if (s === undefined) {
-    s = stableStringify(v);
+    // a frozen object's fields are frozen too: a new spec made by a binding shares its
+    // containers, tolerations and volumes with the version before it, and their text
+    s = Array.isArray(v) ? stableStringify(v) : stableFields(v as Record<string, unknown>);
     frozenJson.set(v, s);
   }
   return s;
