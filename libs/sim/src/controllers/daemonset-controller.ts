@@ -43,29 +43,34 @@ export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
 export const POD_TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
+// util.AddOrUpdateDaemonPodTolerations adds these (network-unavailable only to hostNetwork pods)
+const DAEMON_TOLERATIONS: readonly Toleration[] = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+];
+const NETWORK_UNAVAILABLE: Toleration = {
+  key: 'node.kubernetes.io/network-unavailable',
+  operator: 'Exists',
+  effect: 'NoSchedule',
+};
+
 /** util.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates on top of its template. */
 export function daemonPodTolerations(spec: PodSpec): Toleration[] {
-  const add: Toleration[] = [
-    { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
-    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
-    { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
-    { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
-  ];
-  if (spec.hostNetwork)
-    add.push({
-      key: 'node.kubernetes.io/network-unavailable',
-      operator: 'Exists',
-      effect: 'NoSchedule',
-    });
   const out = [...(spec.tolerations ?? [])];
-  for (const t of add) {
-    const same = (o: Toleration) =>
-      o.key === t.key && o.operator === t.operator && o.effect === t.effect && !o.value;
-    if (!out.some(same)) out.push(t);
-  }
+  for (const t of DAEMON_TOLERATIONS) addToleration(out, t);
+  if (spec.hostNetwork) addToleration(out, NETWORK_UNAVAILABLE);
   return out;
+}
+
+/** Appends a copy of t unless an equal toleration (no value) is already there. */
+function addToleration(out: Toleration[], t: Toleration): void {
+  for (const o of out)
+    if (o.key === t.key && o.operator === t.operator && o.effect === t.effect && !o.value) return;
+  out.push({ ...t });
 }
 
 function matchRequirement(r: NodeSelectorRequirement, values: Record<string, string>): boolean {
