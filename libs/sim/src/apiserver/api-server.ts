@@ -143,6 +143,7 @@ export class ApiServer {
     roles?: Role[];
     bindings?: RoleBinding[];
     ns: Map<string, { roles: Role[]; bindings: RoleBinding[] }>;
+    source?: RbacSource;
     /** RBAC decisions per user and request attributes, until an RBAC object changes */
     decisions: WeakMap<
       UserInfo,
@@ -1224,6 +1225,11 @@ export class ApiServer {
   }
 
   private rbacSource(): RbacSource {
+    // one source per RBAC memo (replaced when an RBAC object changes), not closures per check
+    return (this.rbacMemo.source ??= this.newRbacSource());
+  }
+
+  private newRbacSource(): RbacSource {
     const objs = <T>(resource: string, ns?: string): T[] =>
       this.cache.list(resource, ns).filter((e) => !isCorrupt(e)) as unknown as T[];
     const memo = this.rbacMemo;
