@@ -5,14 +5,20 @@ export const DEFAULT_START_TIME = '2026-01-05T09:00:00Z';
 
 /** RFC3339 with second precision, as metav1.Time serializes. */
 export function isoAt(startMs: number, simMs: number): string {
-  // Every write in one tick asks for the same instant: format it once.
-  if (startMs === lastIso.start && simMs === lastIso.sim) return lastIso.text;
-  const text = new Date(startMs + simMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  lastIso = { start: startMs, sim: simMs, text };
+  // Every write in one tick asks for the same instant, and kubelets print their containers'
+  // start times on every sync: each instant is formatted once (the text depends on the sum only).
+  const at = startMs + simMs;
+  let text = isoTexts.get(at);
+  if (text === undefined) {
+    text = new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (isoTexts.size >= ISO_TEXTS_MAX) isoTexts.clear();
+    isoTexts.set(at, text);
+  }
   return text;
 }
 
-let lastIso = { start: NaN, sim: NaN, text: '' };
+const ISO_TEXTS_MAX = 8192;
+const isoTexts = new Map<number, string>();
 
 /** RFC3339 with microseconds, as metav1.MicroTime (Lease renewTime, Event eventTime). */
 export function microIsoAt(startMs: number, simMs: number): string {
