@@ -312,6 +312,10 @@ describe('determinism and serialization', () => {
     });
     expect(lab.serialize({ keyspace: false, traceEvents: false })).toBe(emptied);
     expect(JSON.parse(lab.serialize({ keyspace: false })).trace).toEqual(parsed.trace);
+    expect(JSON.stringify(lab.serializeState())).toBe(full);
+    expect(JSON.stringify(lab.serializeState({ keyspace: false, traceEvents: false }))).toBe(
+      emptied,
+    );
     expect(JSON.parse(lab.serialize({ traceEvents: false })).etcd).toEqual(parsed.etcd);
   }, 60_000);
 

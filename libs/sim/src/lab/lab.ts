@@ -73,6 +73,12 @@ export interface SimLab extends Lab {
   snapshotRestore(snapshot: EtcdSnapshot): void;
   /** records a trace event from outside the components (faults, CLI) */
   emit(event: Omit<TraceEvent, 'seq' | 't'>): number;
+  /**
+   * The value `serialize` stringifies (`JSON.stringify` of it is `serialize`'s text), for a
+   * caller that splits it into pieces and would otherwise parse the text back. It shares
+   * objects with the live lab: read or stringify it before the lab runs again, never change it.
+   */
+  serializeState(options?: SerializeOptions): SerializedLab;
 }
 
 export interface ResolvedOptions {
@@ -99,7 +105,8 @@ interface RuntimeComponent {
   resyncs?: Set<number>;
 }
 
-interface SerializedLab {
+/** What `serialize` writes, as a value (`SimLab.serializeState`). */
+export interface SerializedLab {
   version: number;
   options: ResolvedOptions;
   now: number;
@@ -801,8 +808,12 @@ class LabImpl implements SimLab {
   // ------------------------------------------------------------------ serialize
 
   serialize(options: SerializeOptions = {}): string {
+    return JSON.stringify(this.serializeState(options));
+  }
+
+  serializeState(options: SerializeOptions = {}): SerializedLab {
     const { keyspace = true, traceEvents = true } = options;
-    const state: SerializedLab = {
+    return {
       version: SERIAL_VERSION,
       options: this.options,
       now: this.nowMs,
@@ -831,7 +842,6 @@ class LabImpl implements SimLab {
         ? this.traceStore.toJSON()
         : { nextSeq: this.traceStore.lastSeq + 1, events: [] },
     };
-    return JSON.stringify(state);
   }
 
   /**
