@@ -1,6 +1,6 @@
 import { createLab, restoreLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
-import { mergeLabSnapshot, splitLabSnapshot, splitLabState } from './lab-snapshot';
+import { mergeLabSnapshot, splitLabSnapshot, splitLabState, splitLabValue } from './lab-snapshot';
 
 // A serialized lab in the simulator's layout (only the sections this module touches matter).
 const serialized = JSON.stringify({
@@ -133,6 +133,27 @@ describe('lab snapshot', () => {
     expect(full.kvs.length).toBeGreaterThan(10);
     expect(full.events.length).toBeGreaterThan(10);
     expect(splitLabState(text)).toEqual({ core: full.core, parts: full.parts });
+  });
+
+  it('should give the same core and parts from the lab value as from its text, with or without keys and events', () => {
+    const lab = createLab({ seed: 42 });
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+    });
+    lab.advance(3_000);
+    const full = splitLabSnapshot(lab.serialize());
+    expect(splitLabValue(lab.serializeState())).toEqual(full);
+    const core = { keyspace: false, traceEvents: false };
+    expect(splitLabValue(lab.serializeState(core))).toEqual({
+      core: full.core,
+      parts: full.parts,
+      kvs: [],
+      events: [],
+    });
+    // splitting only reads the value: the lab serializes the same afterwards
+    expect(splitLabSnapshot(lab.serialize())).toEqual(full);
   });
 
   it('should fall back to the full split when the text is not in the expected layout', () => {

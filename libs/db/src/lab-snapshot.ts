@@ -51,7 +51,20 @@ function hostName(host: TJson, index: number): string {
 }
 
 export function splitLabSnapshot(serialized: string): TLabSnapshotParts {
-  const root = JSON.parse(serialized) as TJson;
+  return splitLabValue(JSON.parse(serialized) as unknown);
+}
+
+/**
+ * splitLabSnapshot of the value `serialize()` stringifies (libs/sim `serializeState`), without
+ * the text: stringifying a piece of the value gives the same text as stringifying that piece
+ * parsed back from the whole text, so the results are identical, minus a stringify and a parse
+ * of the whole lab. The value is only read.
+ */
+export function splitLabValue(value: unknown): TLabSnapshotParts {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('serialized lab is not an object');
+  }
+  const root = value as TJson;
   const etcd = section(root, 'etcd');
   const trace = section(root, 'trace');
   const kvs = list<TLabObjectRecord>(etcd, 'kvs', 'etcd.kvs').map((kv) => ({

@@ -25,7 +25,7 @@ import {
 import {
   mergeLabSnapshot,
   splitLabSnapshot,
-  splitLabState,
+  splitLabValue,
   type TLabSnapshotParts,
 } from './lab-snapshot';
 
@@ -61,6 +61,8 @@ export interface TSimLab {
    * trace events (the store keeps those per row and learns what changed from `advance`).
    */
   serialize(options?: { keyspace?: boolean; traceEvents?: boolean }): string;
+  /** the value `serialize` stringifies (read at once, never changed) */
+  serializeState(options?: { keyspace?: boolean; traceEvents?: boolean }): unknown;
 }
 
 export interface TLabBlueprint {
@@ -463,7 +465,7 @@ export class LabStore<L extends TSimLab> {
     }
     if (behind > 0) lab.advance(behind);
     if (lab.now !== row.simTimeMs) return null;
-    const split = splitLabState(lab.serialize(CORE_ONLY));
+    const split = coreAndParts(lab.serializeState(CORE_ONLY));
     if (split.core !== row.coreState) return null;
     const terminal = cached.parts.get(LAB_TERMINAL_PART);
     const parts =
@@ -508,7 +510,7 @@ export class LabStore<L extends TSimLab> {
     const last = ctx.isMutated || !ctx.last ? ctx.advance(0) : ctx.last;
     // Keys and events are written per row from what etcd and the trace report: the lab need not
     // write them out (they are most of its text).
-    const split = splitLabState(lab.serialize(CORE_ONLY));
+    const split = coreAndParts(lab.serializeState(CORE_ONLY));
     const terminal =
       ctx.terminalState === null ? [] : [{ name: LAB_TERMINAL_PART, value: ctx.terminalState }];
     const snapshot = { ...split, parts: [...split.parts, ...terminal] };
@@ -592,6 +594,13 @@ export class LabStore<L extends TSimLab> {
       },
     };
   }
+}
+
+/** The core and parts of a lab serialized without keyspace and trace events (as a value). */
+function coreAndParts(state: unknown): Pick<TLabSnapshotParts, 'core' | 'parts'> {
+  // the core leaves keys and events out either way: they are stored per row
+  const { core, parts } = splitLabValue(state);
+  return { core, parts };
 }
 
 /** Copies only the stored fields (the simulator's record may carry more in the future). */
