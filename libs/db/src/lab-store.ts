@@ -114,6 +114,8 @@ interface TCachedLab<L> {
   parts: Map<string, string>;
   /** the row's traceSeqOffset when cached (a reset changes it: the instance is another cluster) */
   traceSeqOffset: number;
+  /** the row's commandSeq when cached (a command elsewhere since: not worth replaying) */
+  commandSeq: number;
 }
 
 /**
@@ -287,7 +289,7 @@ export class LabStore<L extends TSimLab> {
       return { kind: 'ok' as const };
     }, TX_OPTIONS);
     if (outcome.kind !== 'ok') return outcome;
-    this.remember(id, 1, lab, fresh.snapshot.parts, 0);
+    this.remember(id, 1, lab, fresh.snapshot.parts, { traceSeqOffset: 0, commandSeq: 0 });
     const at = new Date(fresh.state.clockAnchorWallMs);
     const { coreState: _core, lastActiveAt: _at, ...state } = fresh.state;
     return {
@@ -377,7 +379,10 @@ export class LabStore<L extends TSimLab> {
           trace: fresh.events,
           state,
         });
-        this.remember(labId, state.revision, lab, fresh.snapshot.parts, row.traceSeq);
+        this.remember(labId, state.revision, lab, fresh.snapshot.parts, {
+          traceSeqOffset: row.traceSeq,
+          commandSeq: row.commandSeq,
+        });
         return {
           kind: 'ok' as const,
           result: null,
@@ -433,12 +438,12 @@ export class LabStore<L extends TSimLab> {
     revision: number,
     lab: L,
     parts: readonly { name: string; value: string }[],
-    traceSeqOffset: number,
+    seqs: { traceSeqOffset: number; commandSeq: number },
   ): void {
     this.cache.set(labId, revision, {
       lab,
       parts: new Map(parts.map((p) => [p.name, p.value])),
-      traceSeqOffset,
+      ...seqs,
     });
   }
 
@@ -460,7 +465,13 @@ export class LabStore<L extends TSimLab> {
   ): Promise<TCachedLab<L> | null> {
     const { lab } = cached;
     const behind = row.simTimeMs - lab.now;
-    if (cached.traceSeqOffset !== row.traceSeqOffset || behind < 0 || behind > REPLAY_MAX_MS) {
+    // A command in between changed the lab in ways advancing cannot reproduce: restore at once.
+    if (
+      cached.traceSeqOffset !== row.traceSeqOffset ||
+      cached.commandSeq !== row.commandSeq ||
+      behind < 0 ||
+      behind > REPLAY_MAX_MS
+    ) {
       return null;
     }
     if (behind > 0) lab.advance(behind);
@@ -479,6 +490,7 @@ export class LabStore<L extends TSimLab> {
       lab,
       parts: new Map(parts.map((p) => [p.name, p.value])),
       traceSeqOffset: row.traceSeqOffset,
+      commandSeq: row.commandSeq,
     };
   }
 
@@ -496,6 +508,7 @@ export class LabStore<L extends TSimLab> {
       lab,
       parts: new Map(parts.map((p) => [p.name, p.value])),
       traceSeqOffset: row.traceSeqOffset,
+      commandSeq: row.commandSeq,
     };
   }
 
@@ -564,7 +577,10 @@ export class LabStore<L extends TSimLab> {
     });
     const inMemory = lab.trace(0).length;
     if (inMemory <= this.options.restoreTraceEvents + TRACE_SLACK_EVENTS) {
-      this.remember(row.id, state.revision, lab, snapshot.parts, row.traceSeqOffset);
+      this.remember(row.id, state.revision, lab, snapshot.parts, {
+        traceSeqOffset: row.traceSeqOffset,
+        commandSeq: state.commandSeq,
+      });
     }
     return this.toCommit(row, state, events, upserts.length + deletes.length > 0);
   }
