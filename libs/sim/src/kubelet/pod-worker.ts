@@ -2,7 +2,7 @@
 // -> per container: image -> create -> start -> probes, with crash and pull back-offs, and
 // graceful termination. Each step is a timer (ctx.wakeAt), so sim time passes as on a real node.
 
-import { isoAt } from '../shared/time';
+import { isoAtRemembered } from '../shared/time';
 import type { ConfigMap, Container, ContainerState, Pod, Probe, Secret } from '../model';
 import type { ComponentContext } from '../runtime/component';
 import type { ContainerRecord } from '../node/containerd';
@@ -1019,7 +1019,7 @@ function terminatePod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
 
 export function containerViews(env: WorkerEnv, pod: Pod, rt: PodRuntime): ContainerView[] {
   const { host, ctx } = env;
-  const iso = (ms: number): string => isoAt(host.epochMs, ms);
+  const iso = (ms: number): string => isoAtRemembered(host.epochMs, ms);
   return pod.spec.containers.map((spec) => {
     const c = rt.containers[spec.name];
     const rec = c?.containerId ? host.containerd.get(c.containerId) : undefined;

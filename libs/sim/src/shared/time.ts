@@ -5,8 +5,20 @@ export const DEFAULT_START_TIME = '2026-01-05T09:00:00Z';
 
 /** RFC3339 with second precision, as metav1.Time serializes. */
 export function isoAt(startMs: number, simMs: number): string {
-  // Every write in one tick asks for the same instant, and kubelets print their containers'
-  // start times on every sync: each instant is formatted once (the text depends on the sum only).
+  // Every write in one tick asks for the same instant: format it once.
+  if (startMs === lastIso.start && simMs === lastIso.sim) return lastIso.text;
+  const text = new Date(startMs + simMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  lastIso = { start: startMs, sim: simMs, text };
+  return text;
+}
+
+let lastIso = { start: NaN, sim: NaN, text: '' };
+
+/**
+ * isoAt for instants that come back over and over (a kubelet prints each container's start time
+ * on every sync): each is formatted once, in a bounded map apart from isoAt's one instant.
+ */
+export function isoAtRemembered(startMs: number, simMs: number): string {
   const at = startMs + simMs;
   let text = isoTexts.get(at);
   if (text === undefined) {
