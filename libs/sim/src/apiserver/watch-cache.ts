@@ -52,9 +52,23 @@ const PREFIXES = STORED.map((r) => ({ prefix: `/registry/${r.etcdPrefix}/`, info
   (a, b) => b.prefix.length - a.prefix.length,
 );
 
-export function resourceForKey(
-  key: string,
-): { info: ResourceInfo; namespace?: string; name: string } | undefined {
+type KeyResource = { info: ResourceInfo; namespace?: string; name: string };
+
+// Every write looks up its key (twice): the answers are remembered (read-only, bounded).
+const KEY_RESOURCES_MAX = 65_536;
+const keyResources = new Map<string, Readonly<KeyResource> | null>();
+
+export function resourceForKey(key: string): Readonly<KeyResource> | undefined {
+  let found = keyResources.get(key);
+  if (found === undefined) {
+    found = findResourceForKey(key) ?? null;
+    if (keyResources.size >= KEY_RESOURCES_MAX) keyResources.clear();
+    keyResources.set(key, Object.freeze(found));
+  }
+  return found ?? undefined;
+}
+
+function findResourceForKey(key: string): KeyResource | undefined {
   for (const p of PREFIXES) {
     if (!key.startsWith(p.prefix)) continue;
     const rest = key.slice(p.prefix.length).split('/');
