@@ -4,7 +4,11 @@ import type { Condition, Pod } from '../model';
 import { parseIso } from '../shared/time';
 
 export function podCondition(pod: Pod, type: string): Condition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === type);
+  // a loop, not find with a closure: every controller asks this of every pod it looks at
+  const conditions = pod.status?.conditions;
+  if (!conditions) return undefined;
+  for (const c of conditions) if (c.type === type) return c;
+  return undefined;
 }
 
 export function isPodReady(pod: Pod): boolean {
