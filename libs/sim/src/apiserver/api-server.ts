@@ -1712,21 +1712,24 @@ export class ApiServer {
  * copy was a large share of every write.
  */
 function copyOnRead(res: ApiResponse, stored: KubeObject): ApiResponse {
-  let copy: KubeObject | undefined;
-  Object.defineProperty(res, 'body', {
-    enumerable: true,
-    configurable: true,
-    get: () => (copy ??= deepClone(stored)),
-    set: (value: ApiResponse['body']) => {
-      Object.defineProperty(res, 'body', {
-        value,
-        enumerable: true,
-        configurable: true,
-        writable: true,
-      });
+  // accessors of one literal (body keeps its place among the keys), not two closures and a
+  // defineProperty per write; a body set by the caller replaces the copy for good
+  let body: ApiResponse['body'] | undefined;
+  let set = false;
+  return {
+    ...res,
+    get body(): ApiResponse['body'] {
+      if (!set) {
+        body = deepClone(stored);
+        set = true;
+      }
+      return body as ApiResponse['body'];
     },
-  });
-  return res;
+    set body(value: ApiResponse['body']) {
+      body = value;
+      set = true;
+    },
+  };
 }
 
 function isComponent(user: UserInfo): boolean {

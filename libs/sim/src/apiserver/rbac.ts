@@ -118,12 +118,16 @@ const NODE_READABLE = new Set([
  * needs, write only its own Node, its own Lease, and pods bound to it (checked on the object by
  * the apiserver through `nodeOwnsPod`). Returns undefined for non-node users.
  */
+// a module function, not a closure per call: every kubelet request passes here
+function ok(via: string): Decision {
+  return { allowed: true, reason: '', via };
+}
+
 export function nodeAuthorize(a: RequestAttributes): Decision | undefined {
   if (!a.user.groups.includes('system:nodes') || !a.user.name.startsWith('system:node:'))
     return undefined;
   const node = a.user.name.slice('system:node:'.length);
   const read = a.verb === 'get' || a.verb === 'list' || a.verb === 'watch';
-  const ok = (via: string): Decision => ({ allowed: true, reason: '', via });
   if (a.resource === 'nodes') {
     if (read) return ok('node authorizer');
     if (a.verb === 'create' || a.name === node) return ok('node authorizer');
