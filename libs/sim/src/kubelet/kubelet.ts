@@ -588,15 +588,21 @@ export function createKubelet(host: NodeHost): Kubelet {
       if (state.pods[uid] && !postPodStatus(ctx, podEnv, pod, rt)) podRetry.add(uid);
       podNextAt.set(uid, podNext);
     }
-    for (const uid of [...podNextAt.keys()]) if (!seen.has(uid)) podNextAt.delete(uid);
+    for (const uid of podNextAt.keys()) if (!seen.has(uid)) podNextAt.delete(uid);
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
     // clean up, in uid order (sorted only when there is something to clean).
-    const orphan = (rt: PodRuntime): boolean =>
-      rt.staticFile !== undefined ? !statics.has(rt.uid) : pods.synced && !seen.has(rt.uid);
-    const orphans = Object.values(state.pods).filter(orphan);
-    for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
+    // (one pass over the runtimes, no array or closure per wake-up: there rarely is any)
+    let orphans: PodRuntime[] | undefined;
+    for (const uid in state.pods) {
+      const rt = state.pods[uid] as PodRuntime;
+      const orphan =
+        rt.staticFile !== undefined ? !statics.has(rt.uid) : pods.synced && !seen.has(rt.uid);
+      if (orphan) (orphans ??= []).push(rt);
+    }
+    if (orphans)
+      for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
     if (Number.isFinite(earliest)) ctx.wakeAt(earliest, { periodic: earliestPeriodic });
     if (Number.isFinite(earliestWork) && earliestWork !== earliest) ctx.wakeAt(earliestWork);
   };
