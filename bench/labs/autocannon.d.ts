@@ -11,7 +11,7 @@ declare module 'autocannon' {
       setRequests(requests: TRequest[]): void;
     }
     interface TResult {
-      latency: { p50: number; p99: number };
+      latency: { p50: number; p90: number; p99: number; max: number };
       requests: { average: number };
       non2xx: number;
     }
@@ -20,6 +20,8 @@ declare module 'autocannon' {
     url: string;
     connections: number;
     duration: number;
+    /** requests per second each connection sends (open loop); unset: back to back */
+    connectionRate?: number;
     requests: autocannon.TRequest[];
     /** called once per connection: lets each connection send its own requests */
     setupClient?: (client: autocannon.TClient) => void;

@@ -8,7 +8,12 @@
 // (this process: simulator, snapshot, Prisma client) and wall ms per exec, median and p95.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createPrismaClient, LabStore, type LabWriteContext } from '@kubejourney/db';
+import {
+  createLabDatabase,
+  createPrismaClient,
+  LabStore,
+  type LabWriteContext,
+} from '@kubejourney/db';
 import { ADMIN_USER, createLab, restoreLab, type SimLab } from '@kubejourney/sim';
 
 const { values: args } = parseArgs({
@@ -51,6 +56,7 @@ function command(ctx: LabWriteContext<SimLab>, input: string, run: () => unknown
 
 async function main(): Promise<void> {
   const prisma = createPrismaClient(url);
+  const labDb = createLabDatabase(url);
   let wall = 1_764_000_000_000;
   // restores per store: how often a write had to rebuild its lab from the rows
   const restores = { api: 0, worker: 0 };
@@ -68,8 +74,8 @@ async function main(): Promise<void> {
     cacheSize: 10,
     now: () => wall,
   };
-  const api = new LabStore<SimLab>(prisma, engineFor('api'), options);
-  const worker = new LabStore<SimLab>(prisma, engineFor('worker'), options);
+  const api = new LabStore<SimLab>(labDb, engineFor('api'), options);
+  const worker = new LabStore<SimLab>(labDb, engineFor('worker'), options);
   const ownerId = `bench-${randomUUID()}`;
   await prisma.user.create({
     data: { id: ownerId, email: `${ownerId}@example.test`, passwordHash: 'x', displayName: 'B' },
@@ -136,6 +142,7 @@ async function main(): Promise<void> {
   } finally {
     await prisma.user.delete({ where: { id: ownerId } });
     await prisma.$disconnect();
+    await labDb.end();
   }
 }
 

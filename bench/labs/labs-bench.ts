@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bullmqPrefix, LAB_QUEUE, LAB_TICK_JOB, labSchedulerId } from '@kubejourney/contracts';
-import { createPrismaClient, LabStore } from '@kubejourney/db';
+import { createLabDatabase, createPrismaClient, LabStore } from '@kubejourney/db';
 import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
@@ -33,6 +33,10 @@ const { values: args } = parseArgs({
     budget: { type: 'string', default: '180' },
     duration: { type: 'string', default: '15' },
     pgbench: { type: 'string', default: '15' },
+    /** seconds between one user's commands in the paced part of D (a learner typing) */
+    pace: { type: 'string', default: '1' },
+    /** write V8 CPU profiles of the API and the workers into this folder */
+    profile: { type: 'string' },
   },
 });
 const LABS = Number(args.labs);
@@ -43,6 +47,8 @@ const USERS = Number(args.users);
 const BUDGET_S = Number(args.budget);
 const DURATION_S = Number(args.duration);
 const PGBENCH_S = Number(args.pgbench);
+const PACE_S = Number(args.pace);
+const PROFILE_DIR = args.profile ? path.resolve(args.profile) : null;
 /** labs created or applied at once in part C */
 const IN_FLIGHT = 8;
 const PG = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
@@ -99,7 +105,15 @@ function pgbenchTps(): number {
 
 /** Runs a built app (`npm run build` first: NestJS needs the decorator metadata tsc emits). */
 function start(file: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [file], {
+  const profiling = PROFILE_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${PROFILE_DIR}`,
+        '-r',
+        path.join(__dirname, 'exit-on-signal.cjs'),
+      ]
+    : [];
+  return spawn(process.execPath, [...profiling, file], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -192,9 +206,10 @@ async function main(): Promise<void> {
     prefix: bullmqPrefix(PREFIX),
   });
   const prisma = createPrismaClient(DB_URL);
+  const labDb = createLabDatabase(DB_URL);
   // The bench applies Deployments through the apiserver, as the API's request path does.
   const store = new LabStore<SimLab>(
-    prisma,
+    labDb,
     {
       create: (b) => createLab({ seed: b.seed }),
       restore: (text) => restoreLab(text),
@@ -351,6 +366,16 @@ async function main(): Promise<void> {
         lab: (await api('POST', '/api/labs', c, { kind: 'sandbox' })).body.id,
       });
     }
+    // A learner types into a lab that has settled: wait for every lab to be quiescent first
+    // (booting labs tick and would measure part C again).
+    const settleBy = Date.now() + 60_000;
+    for (const u of users) {
+      while (Date.now() < settleBy) {
+        const v = await api('GET', `/api/labs/${u.lab}`, u.cookie);
+        if (v.body?.clock?.quiescent) break;
+        await sleep(200);
+      }
+    }
     const probe = await api('POST', `/api/labs/${users[0]!.lab}/exec`, users[0]!.cookie, {
       command: 'kubectl get pods',
     });
@@ -364,37 +389,65 @@ async function main(): Promise<void> {
             body: JSON.stringify({ command: 'kubectl get pods' }),
           }
         : { method: 'GET' as const, path: `/api/labs/${u.lab}`, headers: { cookie: u.cookie } };
-    // one connection per user, each on the user's own lab (commands on one lab serialize on its
-    // row lock, which is not what 50 learners at once look like)
-    let nextUser = 0;
-    const run = await autocannon({
-      url: BASE,
-      connections: USERS,
-      duration: DURATION_S,
-      requests: [requestOf(users[0]!)],
-      setupClient: (client) => {
-        client.setRequests([requestOf(users[nextUser++ % users.length]!)]);
-      },
-    });
+    // One connection per user, each on the user's own lab (commands on one lab serialize on its
+    // row lock, which is not what 50 learners at once look like). "paced": each user sends a
+    // command every PACE_S seconds, as a fast typist would; "saturated": back to back, which
+    // measures the throughput ceiling (latency there is USERS / throughput, by Little's law).
+    const measure = async (connectionRate: number | undefined) => {
+      let nextUser = 0;
+      const run = await autocannon({
+        url: BASE,
+        connections: USERS,
+        duration: DURATION_S,
+        ...(connectionRate ? { connectionRate } : {}),
+        requests: [requestOf(users[0]!)],
+        setupClient: (client) => {
+          client.setRequests([requestOf(users[nextUser++ % users.length]!)]);
+        },
+      });
+      return {
+        p50: run.latency.p50,
+        p90: run.latency.p90,
+        p99: run.latency.p99,
+        max: run.latency.max,
+        rps: run.requests.average,
+        non2xx: run.non2xx,
+      };
+    };
     results.concurrent = {
       route: isExec ? 'POST exec' : `GET view (exec answered ${probe.status})`,
       users: USERS,
-      p50: run.latency.p50,
-      p99: run.latency.p99,
-      rps: run.requests.average,
-      non2xx: run.non2xx,
+      paceS: PACE_S,
+      paced: await measure(1 / PACE_S),
+      saturated: await measure(undefined),
     };
     console.log('D concurrent', results.concurrent);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => stop(child)));
     await queue.close();
     await redis.quit();
     await prisma.$disconnect();
+    await labDb.end();
   }
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   const file = path.join(ROOT, `bench/results/labs-${Date.now()}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`results: ${file}`);
+  // undici's keep-alive sockets to the (stopped) API must not keep the bench alive
+  process.exit(0);
+}
+
+/** Stops a child and waits for it: SIGTERM (SIGUSR2 when profiling), SIGKILL after 10 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(PROFILE_DIR ? 'SIGUSR2' : 'SIGTERM');
+  const timer = setTimeout(() => {
+    console.error(`pid ${child.pid} ignored the signal for 10 s: SIGKILL`);
+    child.kill('SIGKILL');
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 main().catch((error: unknown) => {

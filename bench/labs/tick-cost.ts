@@ -6,7 +6,7 @@
 // snapshot + Prisma client; PostgreSQL's own CPU is not in it) and wall ms per tick.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createPrismaClient, LabStore } from '@kubejourney/db';
+import { createLabDatabase, createPrismaClient, LabStore } from '@kubejourney/db';
 import { ADMIN_USER, createLab, restoreLab, type SimLab } from '@kubejourney/sim';
 
 const { values: args } = parseArgs({
@@ -25,6 +25,7 @@ const url =
 
 async function main(): Promise<void> {
   const prisma = createPrismaClient(url);
+  const labDb = createLabDatabase(url);
   let wall = 1_764_000_000_000;
   const engine = {
     create: (b: { kind: string; seed: number }) =>
@@ -34,8 +35,8 @@ async function main(): Promise<void> {
   // As deployed: the API creates the lab and applies, the worker (another store, another cache)
   // restores it and ticks it.
   const options = { maxCatchUpMs: 2_000, restoreTraceEvents: RESTORE_TRACE, now: () => wall };
-  const api = new LabStore<SimLab>(prisma, engine, { ...options, cacheSize: 10 });
-  const store = new LabStore<SimLab>(prisma, engine, { ...options, cacheSize: 10 });
+  const api = new LabStore<SimLab>(labDb, engine, { ...options, cacheSize: 10 });
+  const store = new LabStore<SimLab>(labDb, engine, { ...options, cacheSize: 10 });
   const ownerId = `bench-${randomUUID()}`;
   await prisma.user.create({
     data: { id: ownerId, email: `${ownerId}@example.test`, passwordHash: 'x', displayName: 'B' },
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
   } finally {
     await prisma.user.delete({ where: { id: ownerId } });
     await prisma.$disconnect();
+    await labDb.end();
   }
 }
 

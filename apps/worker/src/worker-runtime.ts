@@ -55,7 +55,7 @@ export async function startWorker(config: TWorkerConfig, logger: Logger): Promis
   worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
   await worker.waitUntilReady();
 
-  const labs = await startLabRuntime(config, prisma, logger);
+  const labs = await startLabRuntime(config, logger);
 
   const workerId = `${hostname()}:${process.pid}`;
   const heartbeat = await startHeartbeat(

@@ -3,11 +3,14 @@ import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../test/test-database';
 import { createPrismaClient } from './prisma-client.factory';
+import { createLabDatabase } from './lab-sql';
 import { findLabHeader, loadLabObjects, loadLabStateParts, readTraceAfter } from './lab.repository';
 import { mergeLabSnapshot } from './lab-snapshot';
 import { LAB_TERMINAL_PART, LabStore, type TLabEngine } from './lab-store';
 
 const prisma = createPrismaClient(testDatabaseUrl());
+// the lab store's own pool, as the apps run it
+const labDb = createLabDatabase(testDatabaseUrl());
 let wall = 1_764_000_000_000;
 const restores: string[] = [];
 
@@ -20,7 +23,7 @@ const engine: TLabEngine<SimLab> = {
 };
 
 function newStore(): LabStore<SimLab> {
-  return new LabStore(prisma, engine, {
+  return new LabStore(labDb, engine, {
     maxCatchUpMs: 60_000,
     restoreTraceEvents: 10_000,
     cacheSize: 10,
@@ -40,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await prisma.user.deleteMany({ where: { id: ownerId } });
   await prisma.$disconnect();
+  await labDb.end();
 });
 
 const sandbox = { kind: 'SANDBOX' as const, scenarioId: null, seed: 11 };
@@ -57,10 +61,10 @@ async function createOne(store: LabStore<SimLab>): Promise<string> {
 async function storedSerialization(labId: string): Promise<string> {
   const row = await prisma.lab.findUniqueOrThrow({ where: { id: labId } });
   const [objects, parts] = await Promise.all([
-    loadLabObjects(prisma, labId),
-    loadLabStateParts(prisma, labId),
+    loadLabObjects(labDb, labId),
+    loadLabStateParts(labDb, labId),
   ]);
-  const trace = await readTraceAfter(prisma, labId, 0, 1_000_000);
+  const trace = await readTraceAfter(labDb, labId, 0, 1_000_000);
   return mergeLabSnapshot(row.coreState, parts, objects, trace);
 }
 
@@ -68,7 +72,7 @@ describe('LabStore', () => {
   it('should store exactly the lab it created when created', async () => {
     const store = newStore();
     const id = await createOne(store);
-    const header = await findLabHeader(prisma, id);
+    const header = await findLabHeader(labDb, id);
     expect(header).toMatchObject({ revision: 1, status: 'ACTIVE', speed: 1, paused: false });
     expect(JSON.parse(await storedSerialization(id))).toEqual(
       JSON.parse(createLab({ seed: 11 }).serialize()),
@@ -86,7 +90,7 @@ describe('LabStore', () => {
     reference.advance(1_000);
     reference.advance(0);
     expect(JSON.parse(await storedSerialization(id))).toEqual(JSON.parse(reference.serialize()));
-    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 2, simTimeMs: 1_000 });
+    expect(await findLabHeader(labDb, id)).toMatchObject({ revision: 2, simTimeMs: 1_000 });
   });
 
   it('should reuse the cached instance when nobody else wrote, and restore when someone changed the lab', async () => {
@@ -115,7 +119,7 @@ describe('LabStore', () => {
     });
     expect(restores).toHaveLength(2);
     expect(seen).toMatchObject({ kind: 'ok', result: true });
-    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 4, simTimeMs: 750 });
+    expect(await findLabHeader(labDb, id)).toMatchObject({ revision: 4, simTimeMs: 750 });
   });
 
   it("should bring its cached instance up to another process's ticks without restoring, and store the same lab", async () => {
@@ -131,7 +135,7 @@ describe('LabStore', () => {
     wall += 250;
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
     expect(restores).toHaveLength(1);
-    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 5, simTimeMs: 1_000 });
+    expect(await findLabHeader(labDb, id)).toMatchObject({ revision: 5, simTimeMs: 1_000 });
     // the same lab as one advanced tick by tick in a single process
     const reference = createLab({ seed: 11 });
     reference.advance(0);
@@ -159,7 +163,7 @@ describe('LabStore', () => {
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
     const again = await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
     expect(again).toEqual({ kind: 'ok', result: 0, commit: null });
-    expect(await findLabHeader(prisma, id)).toMatchObject({ revision: 2, simTimeMs: 500 });
+    expect(await findLabHeader(labDb, id)).toMatchObject({ revision: 2, simTimeMs: 500 });
   });
 
   it('should keep the clock still while paused and move exactly the step when stepped', async () => {
@@ -172,7 +176,7 @@ describe('LabStore', () => {
     await store.write(id, { skipLocked: false }, (ctx) => ctx.step(2_000));
     wall += 5_000;
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
-    expect(await findLabHeader(prisma, id)).toMatchObject({ simTimeMs: 2_000, paused: true });
+    expect(await findLabHeader(labDb, id)).toMatchObject({ simTimeMs: 2_000, paused: true });
   });
 
   it('should run four times as fast at speed 4', async () => {
@@ -181,7 +185,7 @@ describe('LabStore', () => {
     await store.write(id, { skipLocked: false }, (ctx) => ctx.changeClock({ speed: 4 }));
     wall += 1_500;
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
-    expect(await findLabHeader(prisma, id)).toMatchObject({ simTimeMs: 6_000, speed: 4 });
+    expect(await findLabHeader(labDb, id)).toMatchObject({ simTimeMs: 6_000, speed: 4 });
   });
 
   it('should persist the keys a request wrote when the act mutated the lab', async () => {
@@ -197,9 +201,9 @@ describe('LabStore', () => {
     });
     expect(result.kind === 'ok' && result.result).toBe(201);
     expect(result.kind === 'ok' && result.commit?.objectsChanged).toBe(true);
-    const keys = (await loadLabObjects(prisma, id)).map((o) => o.key);
+    const keys = (await loadLabObjects(labDb, id)).map((o) => o.key);
     expect(keys).toContain('/registry/namespaces/shop');
-    const trace = await readTraceAfter(prisma, id, 0, 10_000);
+    const trace = await readTraceAfter(labDb, id, 0, 10_000);
     expect(trace.map((e) => e.seq)).toEqual(trace.map((_e, i) => i + 1));
   });
 
@@ -231,7 +235,7 @@ describe('LabStore', () => {
       ctx.lab.snapshotRestore(saved!);
       ctx.isMutated = true;
     });
-    const keys = (await loadLabObjects(prisma, id)).map((o) => o.key);
+    const keys = (await loadLabObjects(labDb, id)).map((o) => o.key);
     expect(keys).toContain('/registry/namespaces/before');
     expect(keys).not.toContain('/registry/namespaces/after');
     // what the database holds is exactly the lab in memory (a fresh process restores that)
@@ -244,7 +248,7 @@ describe('LabStore', () => {
     const store = newStore();
     const id = await createOne(store);
     const terminalPart = async () =>
-      (await loadLabStateParts(prisma, id)).find((p) => p.name === LAB_TERMINAL_PART)?.value;
+      (await loadLabStateParts(labDb, id)).find((p) => p.name === LAB_TERMINAL_PART)?.value;
     const saved = await store.write(id, { skipLocked: false, ownerId }, (ctx) => {
       ctx.terminalState = '{"cwd":"/etc"}';
     });
@@ -285,12 +289,12 @@ describe('LabStore', () => {
     const id = await createOne(store);
     wall += 1_000;
     await store.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
-    const before = await findLabHeader(prisma, id);
+    const before = await findLabHeader(labDb, id);
     const reset = await store.reset(id, ownerId);
     expect(reset.kind).toBe('ok');
-    const after = await findLabHeader(prisma, id);
+    const after = await findLabHeader(labDb, id);
     expect(after).toMatchObject({ simTimeMs: 0, traceSeqOffset: before?.traceSeq });
-    const events = await readTraceAfter(prisma, id, before?.traceSeq ?? 0, 100);
+    const events = await readTraceAfter(labDb, id, before?.traceSeq ?? 0, 100);
     expect(events[0]?.seq).toBe((before?.traceSeq ?? 0) + 1);
     // a different process restores the reset lab from the database
     wall += 300;
@@ -300,7 +304,7 @@ describe('LabStore', () => {
     reference.advance(0);
     reference.advance(300);
     reference.advance(0);
-    const row = await findLabHeader(prisma, id);
+    const row = await findLabHeader(labDb, id);
     expect(row?.simTimeMs).toBe(300);
     expect(JSON.parse(await storedCore(id)).now).toBe(JSON.parse(reference.serialize()).now);
   });

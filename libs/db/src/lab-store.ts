@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Prisma, PrismaClient } from './generated/client';
 import { LabCache } from './lab-cache';
 import { keyspaceDigest, partsDigest } from './lab-digest';
 import { catchUp, reanchor, type TLabClockState } from './lab-clock';
+import type { TDb, TLabDatabase } from './lab-sql';
 import {
   deleteLabObjects,
   insertLab,
@@ -136,8 +136,6 @@ const TRACE_SLACK_EVENTS = 500;
 /** What `persist` asks the simulator to serialize: everything but the keyspace and trace events. */
 const CORE_ONLY = { keyspace: false, traceEvents: false } as const;
 
-const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
-
 /**
  * The state part holding the lab's terminal (libs/sim `TerminalState` as JSON: ssh hops, cwd,
  * variables, history). It is not part of the serialized lab, so the snapshot split never
@@ -251,7 +249,7 @@ export class LabStore<L extends TSimLab> {
   private readonly now: () => number;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly db: TLabDatabase,
     private readonly engine: TLabEngine<L>,
     private readonly options: TLabStoreOptions,
   ) {
@@ -274,7 +272,7 @@ export class LabStore<L extends TSimLab> {
     if (!lab) return { kind: 'unknown-scenario' };
     const id = randomUUID();
     const fresh = this.freshState(lab, this.now(), { traceSeqOffset: 0, commandSeq: 0 });
-    const outcome = await this.prisma.$transaction(async (tx) => {
+    const outcome = await this.db.transaction(async (tx) => {
       const count = await lockOwnerAndCountLabs(tx, ownerId);
       if (count >= limit) return { kind: 'limit-reached' as const, count };
       await insertLab(tx, {
@@ -287,7 +285,7 @@ export class LabStore<L extends TSimLab> {
         state: fresh.state,
       });
       return { kind: 'ok' as const };
-    }, TX_OPTIONS);
+    });
     if (outcome.kind !== 'ok') return outcome;
     this.remember(id, 1, lab, fresh.snapshot.parts, { traceSeqOffset: 0, commandSeq: 0 });
     const at = new Date(fresh.state.clockAnchorWallMs);
@@ -310,7 +308,7 @@ export class LabStore<L extends TSimLab> {
     act: (ctx: LabWriteContext<L>) => T,
   ): Promise<TLabWriteResult<T>> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await this.db.transaction(async (tx) => {
         const row = await lockLab(tx, labId, { skipLocked: opts.skipLocked });
         if (!row) {
           // SKIP LOCKED cannot tell "missing" from "locked"; a tick on a deleted lab is rare.
@@ -339,7 +337,7 @@ export class LabStore<L extends TSimLab> {
         }
         const commit = await this.persist(tx, ctx, cached);
         return { kind: 'ok' as const, result, commit };
-      }, TX_OPTIONS);
+      });
     } catch (error) {
       // The instance may hold changes that were never committed: never reuse it.
       this.cache.delete(labId);
@@ -354,7 +352,7 @@ export class LabStore<L extends TSimLab> {
    */
   async reset(labId: string, ownerId: string): Promise<TLabWriteResult<null>> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await this.db.transaction(async (tx) => {
         const row = await lockLab(tx, labId, { skipLocked: false });
         if (!row || row.ownerId !== ownerId) return { kind: 'not-found' as const };
         this.cache.delete(labId);
@@ -388,7 +386,7 @@ export class LabStore<L extends TSimLab> {
           result: null,
           commit: this.toCommit(row, state, fresh.events, true),
         };
-      }, TX_OPTIONS);
+      });
     } catch (error) {
       this.cache.delete(labId);
       throw error;
@@ -459,7 +457,7 @@ export class LabStore<L extends TSimLab> {
    * not reused when this fails (it has advanced).
    */
   private async replay(
-    tx: Prisma.TransactionClient,
+    tx: TDb,
     row: TLabRecord,
     cached: TCachedLab<L>,
   ): Promise<TCachedLab<L> | null> {
@@ -494,12 +492,11 @@ export class LabStore<L extends TSimLab> {
     };
   }
 
-  private async restore(tx: Prisma.TransactionClient, row: TLabRecord): Promise<TCachedLab<L>> {
-    const [objects, parts, trace] = await Promise.all([
-      loadLabObjects(tx, row.id),
-      loadLabStateParts(tx, row.id),
-      readRecentTrace(tx, row.id, this.options.restoreTraceEvents),
-    ]);
+  private async restore(tx: TDb, row: TLabRecord): Promise<TCachedLab<L>> {
+    // one connection runs one statement at a time: no point in overlapping them
+    const objects = await loadLabObjects(tx, row.id);
+    const parts = await loadLabStateParts(tx, row.id);
+    const trace = await readRecentTrace(tx, row.id, this.options.restoreTraceEvents);
     const own = trace
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
@@ -513,7 +510,7 @@ export class LabStore<L extends TSimLab> {
   }
 
   private async persist(
-    tx: Prisma.TransactionClient,
+    tx: TDb,
     ctx: LabWriteContext<L>,
     cached: TCachedLab<L>,
   ): Promise<TLabCommit> {

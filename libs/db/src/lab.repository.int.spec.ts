@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../test/test-database';
 import { createPrismaClient } from './prisma-client.factory';
+import { createLabDatabase } from './lab-sql';
 import {
   findOwnedLab,
   insertLab,
@@ -12,10 +13,13 @@ import {
   lockOwnerAndCountLabs,
   persistLabChanges,
   readTraceAfter,
+  touchLab,
   type TLabStateUpdate,
 } from './lab.repository';
 
 const prisma = createPrismaClient(testDatabaseUrl());
+// the lab store's own pool, as the apps run it
+const labDb = createLabDatabase(testDatabaseUrl());
 
 function state(over: Partial<TLabStateUpdate> = {}): TLabStateUpdate {
   return {
@@ -49,11 +53,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await prisma.user.delete({ where: { id: ownerId } });
   await prisma.$disconnect();
+  await labDb.end();
 });
 
 async function newLab(): Promise<string> {
   const id = `lab-${randomUUID()}`;
-  await prisma.$transaction((tx) =>
+  await labDb.transaction((tx) =>
     insertLab(tx, {
       id,
       ownerId,
@@ -78,19 +83,19 @@ async function newLab(): Promise<string> {
 describe('lab repository', () => {
   it('should store a lab with its objects and trace when inserted', async () => {
     const id = await newLab();
-    const header = await findOwnedLab(prisma, id, ownerId);
+    const header = await findOwnedLab(labDb, id, ownerId);
     expect(header).toMatchObject({ id, kind: 'SANDBOX', seed: 7, revision: 1, simTimeMs: 0 });
-    expect(await findOwnedLab(prisma, id, 'someone-else')).toBeNull();
-    expect((await loadLabObjects(prisma, id)).map((o) => o.key)).toEqual([
+    expect(await findOwnedLab(labDb, id, 'someone-else')).toBeNull();
+    expect((await loadLabObjects(labDb, id)).map((o) => o.key)).toEqual([
       '/registry/a',
       '/registry/b',
     ]);
-    expect(await listLabsNeedingTicks(prisma)).toContain(id);
+    expect(await listLabsNeedingTicks(labDb)).toContain(id);
   });
 
   it('should write only the changed keys, drop deleted ones and append trace when persisted', async () => {
     const id = await newLab();
-    await prisma.$transaction(async (tx) => {
+    await labDb.transaction(async (tx) => {
       const row = await lockLab(tx, id, { skipLocked: false });
       expect(row?.coreState).toBe('{"core":true}');
       await persistLabChanges(tx, id, {
@@ -125,15 +130,15 @@ describe('lab repository', () => {
         state: state({ revision: 2, simTimeMs: 2 ** 40, traceSeq: 2, commandSeq: 1 }),
       });
     });
-    const objects = await loadLabObjects(prisma, id);
+    const objects = await loadLabObjects(labDb, id);
     expect(objects).toEqual([
       { key: '/registry/a', value: '{"a":2}', createRevision: 2, modRevision: 4, version: 2 },
       { key: '/registry/c', value: '{"c":1}', createRevision: 5, modRevision: 5, version: 1 },
     ]);
-    expect(await loadLabStateParts(prisma, id)).toEqual([
+    expect(await loadLabStateParts(labDb, id)).toEqual([
       { name: 'host/cp/files', value: '{"/etc/a":"y"}' },
     ]);
-    expect(await readTraceAfter(prisma, id, 1, 100)).toEqual([
+    expect(await readTraceAfter(labDb, id, 1, 100)).toEqual([
       {
         seq: 2,
         t: 12,
@@ -145,7 +150,7 @@ describe('lab repository', () => {
         data: { node: 'node-1' },
       },
     ]);
-    expect(await findOwnedLab(prisma, id, ownerId)).toMatchObject({
+    expect(await findOwnedLab(labDb, id, ownerId)).toMatchObject({
       revision: 2,
       simTimeMs: 2 ** 40,
       commandSeq: 1,
@@ -158,27 +163,45 @@ describe('lab repository', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = prisma.$transaction(
-      async (tx) => {
-        await lockLab(tx, id, { skipLocked: false });
-        locked();
-        await held;
-      },
-      { timeout: 10_000 },
-    );
+    const holder = labDb.transaction(async (tx) => {
+      await lockLab(tx, id, { skipLocked: false });
+      locked();
+      await held;
+    });
     await isLocked;
-    const skipped = await prisma.$transaction((tx) => lockLab(tx, id, { skipLocked: true }));
+    const skipped = await labDb.transaction((tx) => lockLab(tx, id, { skipLocked: true }));
     expect(skipped).toBeNull();
     release();
     await holder;
-    const got = await prisma.$transaction((tx) => lockLab(tx, id, { skipLocked: true }));
+    const got = await labDb.transaction((tx) => lockLab(tx, id, { skipLocked: true }));
     expect(got?.id).toBe(id);
   });
 
   it('should count the owner labs when locking the owner', async () => {
-    const before = await prisma.$transaction((tx) => lockOwnerAndCountLabs(tx, ownerId));
+    const before = await labDb.transaction((tx) => lockOwnerAndCountLabs(tx, ownerId));
     await newLab();
-    const after = await prisma.$transaction((tx) => lockOwnerAndCountLabs(tx, ownerId));
+    const after = await labDb.transaction((tx) => lockOwnerAndCountLabs(tx, ownerId));
     expect(after).toBe(before + 1);
+  });
+
+  it('should keep timestamps in UTC between the lab pool and Prisma', async () => {
+    const id = await newLab();
+    const at = new Date('2026-07-01T23:30:00.123Z');
+    await touchLab(labDb, id, at);
+    expect((await prisma.lab.findUniqueOrThrow({ where: { id } })).lastActiveAt).toEqual(at);
+    expect((await findOwnedLab(labDb, id, ownerId))?.lastActiveAt).toEqual(at);
+  });
+
+  it('should roll back everything and free the lock when the work throws', async () => {
+    const id = await newLab();
+    await expect(
+      labDb.transaction(async (tx) => {
+        await lockLab(tx, id, { skipLocked: false });
+        await touchLab(tx, id, new Date('2030-01-01T00:00:00Z'));
+        throw new Error('simulated failure');
+      }),
+    ).rejects.toThrow('simulated failure');
+    const row = await labDb.transaction((tx) => lockLab(tx, id, { skipLocked: true }));
+    expect(row?.lastActiveAt.getUTCFullYear()).not.toBe(2030);
   });
 });

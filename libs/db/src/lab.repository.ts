@@ -1,11 +1,9 @@
-import { Prisma, type PrismaClient } from './generated/client';
+import { Prisma } from './generated/client';
+import type { TDb } from './lab-sql';
 
 // Storage of labs (issue 5). Reads and writes of the hot path (every tick of every converging
 // lab) are single SQL statements over arrays, so one tick costs a handful of round trips no
 // matter how many keys or trace events it touched.
-
-/** A client or the handle of an interactive transaction. */
-export type TDb = PrismaClient | Prisma.TransactionClient;
 
 export type TLabKindDb = 'SANDBOX' | 'SCENARIO';
 export type TLabStatusDb = 'ACTIVE' | 'HIBERNATED';
@@ -154,7 +152,7 @@ function toLabRecord<T extends Partial<TRawLab>>(raw: T): T & TLabHeader {
  * holding it moves the clock anyway); without it the caller waits its turn (exec, clock).
  */
 export async function lockLab(
-  tx: Prisma.TransactionClient,
+  tx: TDb,
   labId: string,
   opts: { skipLocked: boolean },
 ): Promise<TLabRecord | null> {
@@ -196,10 +194,7 @@ export async function listOwnedLabs(db: TDb, ownerId: string): Promise<TLabHeade
  * Locks the owner's user row (so two concurrent creations cannot both pass the cap) and counts
  * the labs they hold.
  */
-export async function lockOwnerAndCountLabs(
-  tx: Prisma.TransactionClient,
-  ownerId: string,
-): Promise<number> {
+export async function lockOwnerAndCountLabs(tx: TDb, ownerId: string): Promise<number> {
   await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${ownerId} FOR UPDATE`;
   const [row] = await tx.$queryRaw<{ n: number | bigint }[]>`SELECT count(*)::int AS n FROM "Lab"
     WHERE "ownerId" = ${ownerId}`;
@@ -211,7 +206,7 @@ export async function loadLabObjects(db: TDb, labId: string): Promise<TLabObject
     "version" FROM "LabObject" WHERE "labId" = ${labId} ORDER BY "key"`;
 }
 
-export async function insertLab(tx: Prisma.TransactionClient, lab: TNewLab): Promise<void> {
+export async function insertLab(tx: TDb, lab: TNewLab): Promise<void> {
   const s = lab.state;
   await tx.$executeRaw`INSERT INTO "Lab" ("id", "ownerId", "kind", "scenarioId", "status", "seed",
       "simTimeMs", "speed", "paused", "revision", "coreState", "clockAnchorWallMs",
@@ -232,7 +227,7 @@ export async function insertLab(tx: Prisma.TransactionClient, lab: TNewLab): Pro
  * (if any) and the lab row. Call inside the transaction that holds the lab's lock.
  */
 export async function persistLabChanges(
-  tx: Prisma.TransactionClient,
+  tx: TDb,
   labId: string,
   changes: TLabChangeSet,
 ): Promise<void> {
@@ -251,11 +246,7 @@ export async function persistLabChanges(
   await updateLabState(tx, labId, changes.state);
 }
 
-async function updateLabState(
-  tx: Prisma.TransactionClient,
-  labId: string,
-  s: TLabStateUpdate,
-): Promise<void> {
+async function updateLabState(tx: TDb, labId: string, s: TLabStateUpdate): Promise<void> {
   const lastActive = s.lastActiveAt
     ? Prisma.sql`, "lastActiveAt" = ${s.lastActiveAt}`
     : Prisma.empty;
@@ -269,11 +260,7 @@ async function updateLabState(
     WHERE "id" = ${labId}`;
 }
 
-async function upsertObjects(
-  tx: Prisma.TransactionClient,
-  labId: string,
-  objects: TLabObjectRecord[],
-): Promise<void> {
+async function upsertObjects(tx: TDb, labId: string, objects: TLabObjectRecord[]): Promise<void> {
   if (objects.length === 0) return;
   await tx.$executeRaw`INSERT INTO "LabObject" ("labId", "key", "value", "createRevision",
       "modRevision", "version")
@@ -286,11 +273,7 @@ async function upsertObjects(
       "version" = EXCLUDED."version"`;
 }
 
-async function upsertStateParts(
-  tx: Prisma.TransactionClient,
-  labId: string,
-  parts: TLabStatePartRow[],
-): Promise<void> {
+async function upsertStateParts(tx: TDb, labId: string, parts: TLabStatePartRow[]): Promise<void> {
   if (parts.length === 0) return;
   await tx.$executeRaw`INSERT INTO "LabStatePart" ("labId", "name", "value")
     SELECT ${labId}, u.name, u.value
@@ -328,11 +311,7 @@ function jsonOrNull(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-async function insertTrace(
-  tx: Prisma.TransactionClient,
-  labId: string,
-  events: TLabTraceRecord[],
-): Promise<void> {
+async function insertTrace(tx: TDb, labId: string, events: TLabTraceRecord[]): Promise<void> {
   if (events.length === 0) return;
   // ON CONFLICT DO NOTHING: a writer that lost its lock mid-commit cannot have committed, so a
   // duplicate seq can only be the very same event; never fail a tick over it.
@@ -349,11 +328,7 @@ async function insertTrace(
     ON CONFLICT ("labId", "seq") DO NOTHING`;
 }
 
-async function insertCommand(
-  tx: Prisma.TransactionClient,
-  labId: string,
-  c: TLabCommandRecord,
-): Promise<void> {
+async function insertCommand(tx: TDb, labId: string, c: TLabCommandRecord): Promise<void> {
   await tx.$executeRaw`INSERT INTO "LabCommand" ("labId", "seq", "input", "stdout", "stderr",
       "exitCode", "simTimeMs", "wallMs")
     VALUES (${labId}, ${c.seq}, ${c.input}, ${c.stdout}, ${c.stderr}, ${c.exitCode},
@@ -418,7 +393,7 @@ export async function listLabCommands(
 }
 
 /** Empties a lab's keyspace and state parts (reset: a fresh cluster replaces them). */
-export async function deleteLabObjects(tx: Prisma.TransactionClient, labId: string): Promise<void> {
+export async function deleteLabObjects(tx: TDb, labId: string): Promise<void> {
   await tx.$executeRaw`DELETE FROM "LabObject" WHERE "labId" = ${labId}`;
   await tx.$executeRaw`DELETE FROM "LabStatePart" WHERE "labId" = ${labId}`;
 }

@@ -6,7 +6,7 @@ import {
   labSchedulerId,
   type TLabTickPayload,
 } from '@kubejourney/contracts';
-import { findLabHeader, LabStore, type TPrismaClient } from '@kubejourney/db';
+import { createLabDatabase, findLabHeader, LabStore } from '@kubejourney/db';
 import type { SimLab } from '@kubejourney/sim';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -50,7 +50,6 @@ export function labMetricsKey(redisKeyPrefix: string): string {
  */
 export async function startLabRuntime(
   config: TWorkerConfig,
-  prisma: TPrismaClient,
   logger: Logger,
   labConfig: TLabWorkerConfig = loadLabWorkerConfig(process.env),
 ): Promise<TLabRuntime> {
@@ -58,7 +57,10 @@ export async function startLabRuntime(
   const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   const prefix = bullmqPrefix(config.redisKeyPrefix);
   const queue = new Queue<TLabTickPayload>(LAB_QUEUE, { connection, prefix });
-  const store = new LabStore<SimLab>(prisma, simLabEngine, {
+  // the lab store's own pg pool (libs/db lab-sql.ts says why labs do not go through Prisma);
+  // ticks run `tickConcurrency` at a time, each holding one connection
+  const db = createLabDatabase(config.databaseUrl, { max: labConfig.tickConcurrency + 2 });
+  const store = new LabStore<SimLab>(db, simLabEngine, {
     maxCatchUpMs: labConfig.maxCatchUpMs,
     restoreTraceEvents: labConfig.restoreTraceEvents,
     cacheSize: labConfig.cacheSize,
@@ -81,7 +83,7 @@ export async function startLabRuntime(
   };
   const tickDeps = {
     store,
-    findLab: (labId: string) => findLabHeader(prisma, labId),
+    findLab: (labId: string) => findLabHeader(db, labId),
     scheduler,
     publish: async (labId: string, notice: unknown) => {
       await publisher.publish(labChannel(config.redisKeyPrefix, labId), JSON.stringify(notice));
@@ -93,7 +95,7 @@ export async function startLabRuntime(
     [
       createLabTickHandler(tickDeps),
       createLabHibernateHandler({
-        db: prisma,
+        db,
         store,
         scheduler,
         publish: tickDeps.publish,
@@ -101,7 +103,7 @@ export async function startLabRuntime(
         now: Date.now,
         logger,
       }),
-      createLabRearmHandler({ db: prisma, scheduler }),
+      createLabRearmHandler({ db, scheduler }),
     ],
   );
 
@@ -157,7 +159,7 @@ export async function startLabRuntime(
   // Redis holds no state: a Redis that restarted empty gets every converging lab's scheduler
   // (and the minute jobs) back as soon as we reconnect; at boot likewise.
   const rearmAll = async (why: string) => {
-    const armed = await rearmLabSchedulers(prisma, scheduler);
+    const armed = await rearmLabSchedulers(db, scheduler);
     logger.info({ armed, why }, 're-armed lab schedulers');
   };
   let wasDisconnected = false;
@@ -180,6 +182,7 @@ export async function startLabRuntime(
       await queue.close();
       await connection.quit().catch(() => connection.disconnect());
       await publisher.quit().catch(() => publisher.disconnect());
+      await db.end();
     },
   };
 }

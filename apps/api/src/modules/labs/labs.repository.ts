@@ -14,11 +14,11 @@ import {
   type TLabHeader,
   type TLabObjectRecord,
   type TLabTraceRecord,
+  type TLabDatabase,
   type TLabWriteResult,
-  type TPrismaClient,
 } from '@kubejourney/db';
 import type { SimLab } from '@kubejourney/sim';
-import { PRISMA } from '../../infra/prisma.module';
+import { LAB_DB } from '../../infra/prisma.module';
 import { simLabEngine } from './lab-engine';
 import { LABS_CONFIG, type TLabsConfig } from './labs.config';
 
@@ -30,10 +30,10 @@ export class LabsRepository {
   private readonly store: LabStore<SimLab>;
 
   constructor(
-    @Inject(PRISMA) private readonly prisma: TPrismaClient,
+    @Inject(LAB_DB) private readonly db: TLabDatabase,
     @Inject(LABS_CONFIG) config: TLabsConfig,
   ) {
-    this.store = new LabStore(prisma, simLabEngine, {
+    this.store = new LabStore(db, simLabEngine, {
       maxCatchUpMs: config.maxCatchUpMs,
       restoreTraceEvents: config.restoreTraceEvents,
       cacheSize: config.cacheSize,
@@ -57,16 +57,16 @@ export class LabsRepository {
   }
 
   findOwned(labId: string, ownerId: string): Promise<TLabHeader | null> {
-    return findOwnedLab(this.prisma, labId, ownerId);
+    return findOwnedLab(this.db, labId, ownerId);
   }
 
   listOwned(ownerId: string): Promise<TLabHeader[]> {
-    return listOwnedLabs(this.prisma, ownerId);
+    return listOwnedLabs(this.db, ownerId);
   }
 
   /** The header, core state and keyspace of one lab, read from one consistent snapshot. */
   async readView(labId: string, ownerId: string): Promise<TLabViewData | null> {
-    return this.prisma.$transaction(
+    return this.db.transaction(
       async (tx) => {
         const header = await findOwnedLab(tx, labId, ownerId);
         if (!header) return null;
@@ -80,19 +80,19 @@ export class LabsRepository {
   }
 
   readTraceAfter(labId: string, afterSeq: number, limit: number): Promise<TLabTraceRecord[]> {
-    return readTraceAfter(this.prisma, labId, afterSeq, limit);
+    return readTraceAfter(this.db, labId, afterSeq, limit);
   }
 
   recordCheck(labId: string, check: TLabCheckRecord): Promise<number> {
-    return insertLabCheck(this.prisma, labId, check);
+    return insertLabCheck(this.db, labId, check);
   }
 
   touch(labId: string, at: Date): Promise<void> {
-    return touchLab(this.prisma, labId, at);
+    return touchLab(this.db, labId, at);
   }
 
   async delete(labId: string): Promise<boolean> {
     this.store.forget(labId);
-    return deleteLab(this.prisma, labId);
+    return deleteLab(this.db, labId);
   }
 }
