@@ -6,3 +6,4 @@ export * from './discovery';
 export * from './coordination';
 export * from './rbac';
 export * from './resources';
+export * from './storage';
