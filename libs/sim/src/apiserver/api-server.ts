@@ -109,6 +109,8 @@ const STATUS_SUB = new Set([
   'nodes',
   'services',
   'namespaces',
+  'persistentvolumes',
+  'persistentvolumeclaims',
 ]);
 /** bound on remembered RBAC decisions (names make keys; a long-lived lab must not grow them) */
 const RBAC_DECISIONS_MAX = 10_000;
@@ -674,7 +676,12 @@ export class ApiServer {
         else (next as Record<string, unknown>)['status'] = deepClone(st);
       }
       applyDefaults(next as KubeObject & Record<string, unknown>);
-      if (info.resource === 'namespaces')
+      // their create defaults reset status; an update keeps the stored one
+      if (
+        info.resource === 'namespaces' ||
+        info.resource === 'persistentvolumes' ||
+        info.resource === 'persistentvolumeclaims'
+      )
         (next as Record<string, unknown>)['status'] = deepClone(
           (cur as Record<string, unknown>)['status'],
         );

@@ -184,6 +184,8 @@ export function bootstrapClusterRoles(): Role[] {
         verbs: ['*'],
       },
       { apiGroups: ['rbac.authorization.k8s.io'], resources: ['*'], verbs: READ },
+      // the persistentvolume-binder reads StorageClasses (system:controller:persistent-volume-binder)
+      { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: READ },
       {
         apiGroups: ['authorization.k8s.io'],
         resources: ['selfsubjectaccessreviews'],
