@@ -22,11 +22,16 @@ export function accessModes(modes: unknown): string {
     .join(',');
 }
 
+/** GetPersistentVolumeClass / GetPersistentVolumeClaimClass: the beta annotation wins. */
 function storageClassOf(o: KubeObject): string {
-  return (
-    str(field(o, 'spec', 'storageClassName')) ||
-    str(o.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'])
-  );
+  const beta = o.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  return beta !== undefined ? str(beta) : str(field(o, 'spec', 'storageClassName'));
+}
+
+/** resource.Quantity.String(): a missing quantity is the zero Quantity, "0". */
+function quantity(q: unknown): string {
+  if (typeof q === 'number') return String(q);
+  return str(q) || '0';
 }
 
 function vacOf(o: KubeObject): string {
@@ -79,14 +84,18 @@ export const persistentVolumePrinter: ResourcePrinter = {
     volumeModeCol(),
   ],
   row(pv: KubeObject, ctx: PrintContext) {
-    const ref = rec(field(pv, 'spec', 'claimRef'));
-    const claim = str(ref['name']) ? `${str(ref['namespace'])}/${str(ref['name'])}` : '';
+    const claimRef = field(pv, 'spec', 'claimRef');
+    const ref = rec(claimRef);
+    const claim =
+      claimRef && typeof claimRef === 'object'
+        ? `${str(ref['namespace'])}/${str(ref['name'])}`
+        : '';
     return [
       str(pv.metadata?.name),
-      str(field(pv, 'spec', 'capacity', 'storage')),
+      quantity(field(pv, 'spec', 'capacity', 'storage')),
       accessModes(field(pv, 'spec', 'accessModes')),
       str(field(pv, 'spec', 'persistentVolumeReclaimPolicy')),
-      str(field(pv, 'status', 'phase')),
+      pv.metadata?.deletionTimestamp ? 'Terminating' : str(field(pv, 'status', 'phase')),
       claim,
       storageClassOf(pv),
       vacOf(pv),
@@ -130,7 +139,7 @@ export const persistentVolumeClaimPrinter: ResourcePrinter = {
       str(pvc.metadata?.name),
       phase,
       str(field(pvc, 'spec', 'volumeName')),
-      bound ? str(field(pvc, 'status', 'capacity', 'storage')) : '',
+      bound ? quantity(field(pvc, 'status', 'capacity', 'storage')) : '',
       bound ? accessModes(field(pvc, 'status', 'accessModes')) : '',
       storageClassOf(pvc),
       vacOf(pvc),
