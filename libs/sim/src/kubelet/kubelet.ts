@@ -3,7 +3,7 @@
 // through its ApiClient (identity system:node:<name>) and to the machine only through NodeHost.
 // Containers live in the host's containerd, so they keep running when this process stops.
 
-import type { Condition, KubeObject, Lease, Node, Pod, PodStatus } from '../model';
+import type { Condition, ContainerStatus, KubeObject, Lease, Node, Pod, PodStatus } from '../model';
 import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
@@ -17,7 +17,13 @@ import { microIsoAt } from '../shared/time';
 import type { BackoffTable } from './backoff';
 import { buildPodStatus } from './pod-status';
 import type { PodRuntime, WorkerEnv } from './pod-worker';
-import { adoptFromRuntime, containerViews, newPodRuntime, syncPod } from './pod-worker';
+import {
+  adoptFromRuntime,
+  containerViews,
+  initContainerViews,
+  newPodRuntime,
+  syncPod,
+} from './pod-worker';
 import {
   buildLease,
   buildNode,
@@ -290,12 +296,16 @@ export function createKubelet(host: NodeHost): Kubelet {
     rt: PodRuntime,
   ): boolean => {
     if (rt.deleted) return true;
+    const inits = pod.spec.initContainers;
     const status = buildPodStatus(pod, {
       hostIP: host.internalIP,
       podIP: rt.podIP,
       startTime: rt.startTime,
       sandboxReady: !!rt.sandboxId && !rt.terminal,
       containers: containerViews(env, pod, rt),
+      ...(inits !== undefined && inits.length > 0
+        ? { initContainers: initContainerViews(env, pod, rt) }
+        : {}),
       transitions: rt.transitions,
       nowIso: ctx.nowIso,
       terminal: rt.terminal,
@@ -320,9 +330,9 @@ export function createKubelet(host: NodeHost): Kubelet {
     lastPosted.set(rt, { fp, status });
     const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
     const total = (status.containerStatuses ?? []).length;
-    const waiting = (status.containerStatuses ?? [])
-      .map((c) => c.state.waiting?.reason)
-      .find(Boolean);
+    const waiting =
+      (status.initContainerStatuses ? initializingReason(pod, status.initContainerStatuses) : '') ||
+      (status.containerStatuses ?? []).map((c) => c.state.waiting?.reason).find(Boolean);
     const summary = `${status.phase}${waiting ? `/${waiting}` : ''} ${ready}/${total}`;
     if (summary !== rt.lastPhaseSummary) {
       rt.lastPhaseSummary = summary;
@@ -644,6 +654,21 @@ export function createKubelet(host: NodeHost): Kubelet {
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };
+}
+
+/** While init containers run, what the pod waits for: `Init:1/2`, `Init:CrashLoopBackOff`, ... */
+function initializingReason(pod: Pod, statuses: ContainerStatus[]): string {
+  const specs = pod.spec.initContainers ?? [];
+  for (let i = 0; i < statuses.length; i++) {
+    const cs = statuses[i] as ContainerStatus;
+    if (cs.state.terminated?.exitCode === 0) continue;
+    if (specs[i]?.restartPolicy === 'Always' && cs.started) continue;
+    const reason = cs.state.terminated?.reason ?? cs.state.waiting?.reason;
+    return reason && reason !== 'PodInitializing'
+      ? `Init:${reason}`
+      : `Init:${i}/${statuses.length}`;
+  }
+  return '';
 }
 
 const NODE_CONDITIONS_SUMMARY = 'MemoryPressure=False, DiskPressure=False, PIDPressure=False';

@@ -1,8 +1,10 @@
 // Builds the PodStatus the kubelet reports (pkg/kubelet/kubelet_pods.go generateAPIPodStatus):
-// phase from container states (getPhase), the five conditions, containerStatuses, IPs and QoS.
+// phase from container states (getPhase), the five conditions (pkg/kubelet/status/generate.go),
+// containerStatuses and initContainerStatuses, IPs and QoS.
 
 import type {
   Condition,
+  Container,
   ContainerState,
   ContainerStatus,
   Pod,
@@ -31,6 +33,8 @@ export interface PodView {
   startTime?: string;
   sandboxReady: boolean;
   containers: ContainerView[];
+  /** in spec.initContainers order; only for pods that have init containers */
+  initContainers?: ContainerView[];
   /** when each condition last changed, kept by the kubelet between syncs */
   transitions: Record<string, string>;
   nowIso: string;
@@ -63,6 +67,100 @@ export function podPhase(restartPolicy: string, containers: ContainerView[]): Po
     return 'Running';
   }
   return 'Pending';
+}
+
+/** A sidecar: an init container with restartPolicy Always (kubetypes.IsRestartableInitContainer). */
+export function isRestartableInit(c: Container): boolean {
+  return c.restartPolicy === 'Always';
+}
+
+/**
+ * getPhase (kubelet_pods.go, v1.32) for pods with init containers. Regular init containers that
+ * have not completed keep the pod Pending; a failed one fails the pod only under
+ * restartPolicy Never. Sidecars count as running containers but never as stopped ones.
+ */
+export function podPhaseWithInit(
+  pod: Pod,
+  initViews: ContainerView[],
+  appViews: ContainerView[],
+): PodPhase {
+  const restartPolicy = pod.spec.restartPolicy ?? 'Always';
+  const initSpecs = pod.spec.initContainers ?? [];
+  let pendingInitialization = 0;
+  let failedInitialization = 0;
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  initSpecs.forEach((spec, i) => {
+    const cs = initViews[i];
+    if (!cs) return;
+    if (isRestartableInit(spec)) {
+      if (cs.state.running) {
+        if (!cs.started) pendingInitialization++;
+        running++;
+      } else if (!cs.state.terminated && !cs.lastState.terminated) {
+        pendingInitialization++;
+        waiting++;
+      }
+      return;
+    }
+    if (cs.state.running) pendingInitialization++;
+    else if (cs.state.terminated) {
+      if (cs.state.terminated.exitCode !== 0) failedInitialization++;
+    } else if (cs.lastState.terminated) {
+      if (cs.lastState.terminated.exitCode !== 0) failedInitialization++;
+    } else pendingInitialization++;
+  });
+  let anyRegularStarted = false;
+  for (const cs of appViews) {
+    if (cs.state.running) {
+      running++;
+      anyRegularStarted = true;
+    } else if (cs.state.terminated) {
+      stopped++;
+      anyRegularStarted = true;
+      if (cs.state.terminated.exitCode === 0) succeeded++;
+    } else if (cs.lastState.terminated) stopped++;
+    else waiting++;
+  }
+  if (failedInitialization > 0 && restartPolicy === 'Never') return 'Failed';
+  // A pod whose app containers have run stays out of Pending while a sidecar restarts.
+  if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
+  if (running > 0) return 'Running';
+  if (stopped > 0) {
+    if (restartPolicy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (restartPolicy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
+}
+
+/** GeneratePodInitializedCondition: regular init containers must have completed, sidecars started. */
+function initializedCondition(
+  pod: Pod,
+  view: PodView,
+  phase: PodPhase,
+): { ok: boolean; reason?: string; message?: string } {
+  const initSpecs = pod.spec.initContainers ?? [];
+  const initViews = view.initContainers ?? [];
+  if (initSpecs.length === 0) return { ok: true };
+  const incomplete: string[] = [];
+  initSpecs.forEach((spec, i) => {
+    const cs = initViews[i];
+    const done = isRestartableInit(spec) ? cs?.started === true : cs?.ready === true;
+    if (!done) incomplete.push(spec.name);
+  });
+  if (phase === 'Succeeded') return { ok: true, reason: 'PodCompleted' };
+  // Once an app container has run, a restarting sidecar does not un-initialize the pod.
+  if (view.containers.some((c) => c.state.running || c.state.terminated)) return { ok: true };
+  if (incomplete.length === 0) return { ok: true };
+  return {
+    ok: false,
+    reason: 'ContainersNotInitialized',
+    message: `containers with incomplete status: [${incomplete.join(' ')}]`,
+  };
 }
 
 export function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
@@ -106,26 +204,8 @@ function cond(
   };
 }
 
-export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
-  const phase = view.terminal ?? podPhase(pod.spec.restartPolicy ?? 'Always', view.containers);
-  const notReady = view.containers.filter((c) => !c.ready).map((c) => c.name);
-  const done = phase === 'Succeeded' || phase === 'Failed';
-  const readyReason = done ? 'PodCompleted' : notReady.length ? 'ContainersNotReady' : undefined;
-  const readyMessage =
-    !done && notReady.length
-      ? `containers with unready status: [${notReady.join(' ')}]`
-      : undefined;
-  const scheduled = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
-  const conditions: Condition[] = [
-    cond('PodReadyToStartContainers', view.sandboxReady, view),
-    cond('Initialized', true, view),
-    cond('Ready', !done && notReady.length === 0, view, readyReason, readyMessage),
-    cond('ContainersReady', !done && notReady.length === 0, view, readyReason, readyMessage),
-    // A static pod never passes the scheduler: the kubelet remembers when it first saw it, so a
-    // converged mirror pod does not rewrite its status (and etcd) on every sync.
-    scheduled ?? cond('PodScheduled', true, view),
-  ];
-  const containerStatuses: ContainerStatus[] = view.containers.map((c) => ({
+function toContainerStatus(c: ContainerView): ContainerStatus {
+  return {
     name: c.name,
     state: c.state,
     lastState: c.lastState,
@@ -135,7 +215,41 @@ export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
     imageID: c.imageID ?? '',
     ...(c.containerID ? { containerID: c.containerID } : {}),
     started: c.started,
-  }));
+  };
+}
+
+export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
+  const initViews = view.initContainers;
+  const phase =
+    view.terminal ??
+    (initViews
+      ? podPhaseWithInit(pod, initViews, view.containers)
+      : podPhase(pod.spec.restartPolicy ?? 'Always', view.containers));
+  const notReady: string[] = [];
+  // Sidecars come first in the unready list (GenerateContainersReadyCondition).
+  if (initViews)
+    (pod.spec.initContainers ?? []).forEach((spec, i) => {
+      if (isRestartableInit(spec) && !initViews[i]?.ready) notReady.push(spec.name);
+    });
+  for (const c of view.containers) if (!c.ready) notReady.push(c.name);
+  const done = phase === 'Succeeded' || phase === 'Failed';
+  const readyReason = done ? 'PodCompleted' : notReady.length ? 'ContainersNotReady' : undefined;
+  const readyMessage =
+    !done && notReady.length
+      ? `containers with unready status: [${notReady.join(' ')}]`
+      : undefined;
+  const scheduled = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+  const initialized = initViews ? initializedCondition(pod, view, phase) : { ok: true };
+  const conditions: Condition[] = [
+    cond('PodReadyToStartContainers', view.sandboxReady, view),
+    cond('Initialized', initialized.ok, view, initialized.reason, initialized.message),
+    cond('Ready', !done && notReady.length === 0, view, readyReason, readyMessage),
+    cond('ContainersReady', !done && notReady.length === 0, view, readyReason, readyMessage),
+    // A static pod never passes the scheduler: the kubelet remembers when it first saw it, so a
+    // converged mirror pod does not rewrite its status (and etcd) on every sync.
+    scheduled ?? cond('PodScheduled', true, view),
+  ];
+  const containerStatuses: ContainerStatus[] = view.containers.map(toContainerStatus);
   const status: PodStatus = {
     phase,
     conditions,
@@ -143,6 +257,7 @@ export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
     hostIPs: [{ ip: view.hostIP }],
     ...(view.podIP ? { podIP: view.podIP, podIPs: [{ ip: view.podIP }] } : {}),
     ...(view.startTime ? { startTime: view.startTime } : {}),
+    ...(initViews ? { initContainerStatuses: initViews.map(toContainerStatus) } : {}),
     containerStatuses,
     qosClass: qosClass(pod),
   };

@@ -1,6 +1,7 @@
 // One pod's life on the node, as the kubelet's pod worker drives it: sandbox (CNI IP) -> volumes
-// -> per container: image -> create -> start -> probes, with crash and pull back-offs, and
-// graceful termination. Each step is a timer (ctx.wakeAt), so sim time passes as on a real node.
+// -> init containers one at a time (kuberuntime_manager.go computeInitContainerActions) -> per
+// container: image -> create -> start -> probes, with crash and pull back-offs, and graceful
+// termination. Each step is a timer (ctx.wakeAt), so sim time passes as on a real node.
 
 import { isoAtRemembered } from '../shared/time';
 import type { ConfigMap, Container, ContainerState, Pod, Probe, Secret } from '../model';
@@ -18,6 +19,7 @@ import type { EventRecorder } from '../shared/event-recorder';
 import type { BackoffTable } from './backoff';
 import { backoffNext, formatGoDuration, isInBackOffSince, isInBackOffSinceUpdate } from './backoff';
 import type { ContainerView } from './pod-status';
+import { isRestartableInit } from './pod-status';
 import type { ProbeKind, ProbeState } from './probes';
 import { newProbeState, observeProbe, probeFailedMessage, probeSettings } from './probes';
 
@@ -50,6 +52,12 @@ export interface ContainerRuntime {
   announcedBackoffAt?: number;
   /** the startup probe has succeeded for the current container */
   startupSucceeded?: boolean;
+  /** set for spec.initContainers (only, so app containers' saved state is unchanged) */
+  init?: true;
+  /** an init container has done its part: a regular one completed, a sidecar started once */
+  initDone?: true;
+  /** the termination before lastTermination (an init container's lastState once it completed) */
+  priorTermination?: ContainerRuntime['lastTermination'];
 }
 
 export interface PodRuntime {
@@ -77,6 +85,10 @@ export interface PodRuntime {
   cause?: number;
   /** set for static pods: the manifest they come from */
   staticFile?: string;
+  /** every init container has done its part; only sidecars are looked after from now on */
+  initialized?: true;
+  /** the app containers of a finished pod are done: its sidecars are being stopped for good */
+  stoppingSidecars?: true;
 }
 
 export interface WorkerEnv {
@@ -121,7 +133,10 @@ export function adoptFromRuntime(host: NodeHost, pod: Pod, rt: PodRuntime, now: 
   rt.sandboxAt = now;
   rt.volumesReady = true;
   if (pod.status?.startTime) rt.startTime = pod.status.startTime;
-  for (const spec of pod.spec.containers) {
+  const inits = pod.spec.initContainers ?? [];
+  const specs = inits.length ? [...inits, ...pod.spec.containers] : pod.spec.containers;
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i] as Container;
     const mine = host.containerd
       .listContainers({ podUid: rt.uid, all: true })
       .filter((c) => c.name === spec.name)
@@ -137,6 +152,7 @@ export function adoptFromRuntime(host: NodeHost, pod: Pod, rt: PodRuntime, now: 
       restartCount: cur.attempt,
       probes: {},
       startupSucceeded: !spec.startupProbe,
+      ...(i < inits.length ? { init: true as const } : {}),
     };
     if (prev && prev.state === 'exited') {
       c.lastTermination = {
@@ -161,7 +177,28 @@ export function adoptFromRuntime(host: NodeHost, pod: Pod, rt: PodRuntime, now: 
     }
     rt.containers[spec.name] = c;
   }
+  // Like computeInitContainerActions: an app container in the runtime means initialization
+  // happened before, even when completed init containers have been removed since.
+  if (inits.length && pod.spec.containers.some((s) => rt.containers[s.name])) {
+    rt.initialized = true;
+    for (const spec of inits) {
+      const c = (rt.containers[spec.name] ??= newContainerRuntime(spec.name, now, true));
+      c.initDone = true;
+      if (!isRestartableInit(spec) && c.stage !== 'exited') c.stage = 'done';
+    }
+  }
   return true;
+}
+
+function newContainerRuntime(name: string, now: number, init: boolean): ContainerRuntime {
+  return {
+    name,
+    stage: 'image',
+    nextAt: now,
+    restartCount: 0,
+    probes: {},
+    ...(init ? { init: true as const } : {}),
+  };
 }
 
 function podRef(pod: Pod): string {
@@ -203,9 +240,44 @@ function event(
       type,
       reason,
       message,
-      ...(container ? { fieldPath: `spec.containers{${container}}` } : {}),
+      ...(container ? { fieldPath: fieldPathOf(pod, container) } : {}),
     },
   );
+}
+
+function isInitContainerName(pod: Pod, name: string): boolean {
+  const inits = pod.spec.initContainers;
+  if (inits === undefined) return false;
+  for (const c of inits) if (c.name === name) return true;
+  return false;
+}
+
+function fieldPathOf(pod: Pod, container: string): string {
+  return isInitContainerName(pod, container)
+    ? `spec.initContainers{${container}}`
+    : `spec.containers{${container}}`;
+}
+
+/** How the kubelet words a container in its trace: init containers say so. */
+function containerNoun(c: ContainerRuntime): string {
+  return c.init ? 'init container' : 'container';
+}
+
+/**
+ * The restart policy that applies to one container: a sidecar always restarts; a regular init
+ * container never reruns after it succeeded, so the pod's Always acts as OnFailure for it.
+ */
+function containerRestartPolicy(pod: Pod, spec: Container, c: ContainerRuntime): string {
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  if (!c.init) return policy;
+  if (isRestartableInit(spec)) return 'Always';
+  return policy === 'Never' ? 'Never' : 'OnFailure';
+}
+
+/** Before a container exists the kubelet reports it waiting with this reason (convertToAPIContainerStatuses). */
+function defaultWaitingReason(pod: Pod): string {
+  const inits = pod.spec.initContainers;
+  return inits !== undefined && inits.length > 0 ? 'PodInitializing' : 'ContainerCreating';
 }
 
 function journal(env: WorkerEnv, sev: 'I' | 'W' | 'E', file: string, msg: string): void {
@@ -399,22 +471,22 @@ export function syncPod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
     );
   }
 
-  // 3. containers, in order
+  // 3. init containers, one at a time; app containers only once they all have done their part
+  const inits = pod.spec.initContainers;
+  if (inits !== undefined && inits.length > 0 && !syncInitContainers(env, pod, rt, inits)) return;
+
+  // 4. containers, in order
   for (const spec of pod.spec.containers) {
-    const c = (rt.containers[spec.name] ??= {
-      name: spec.name,
-      stage: 'image',
-      nextAt: now,
-      restartCount: 0,
-      probes: {},
-    });
+    const c = (rt.containers[spec.name] ??= newContainerRuntime(spec.name, now, false));
     syncContainer(env, pod, rt, spec, c);
   }
 
-  // 4. a pod whose containers are all done for good is terminal; its sandbox goes away
+  // 5. a pod whose containers are all done for good is terminal; its sandbox goes away
   const policy = pod.spec.restartPolicy ?? 'Always';
   const all = pod.spec.containers.map((s) => rt.containers[s.name] as ContainerRuntime);
   if (policy !== 'Always' && all.every((c) => c.stage === 'done')) {
+    // Sidecars outlive the app containers only until those are done; then they are stopped.
+    if (inits !== undefined && inits.length > 0 && stopSidecars(env, pod, rt, inits)) return;
     const failed = all.some((c) => (c.lastTermination?.exitCode ?? 0) !== 0);
     rt.terminal = failed ? 'Failed' : 'Succeeded';
     if (rt.sandboxId) host.containerd.stopPodSandbox(rt.sandboxId);
@@ -426,6 +498,131 @@ export function syncPod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
       { phase: rt.terminal },
     );
   }
+}
+
+/**
+ * computeInitContainerActions, forward: each init container starts once the one before it has
+ * done its part (a regular one exited 0, a sidecar is started). Returns whether the pod is
+ * initialized, i.e. its app containers may run.
+ */
+function syncInitContainers(env: WorkerEnv, pod: Pod, rt: PodRuntime, inits: Container[]): boolean {
+  const now = env.ctx.now;
+  if (rt.initialized) {
+    if (rt.stoppingSidecars) return true;
+    for (const spec of inits) {
+      if (!isRestartableInit(spec)) continue;
+      syncContainer(
+        env,
+        pod,
+        rt,
+        spec,
+        (rt.containers[spec.name] ??= newContainerRuntime(spec.name, now, true)),
+      );
+    }
+    return true;
+  }
+  for (let i = 0; i < inits.length; i++) {
+    const spec = inits[i] as Container;
+    const c = (rt.containers[spec.name] ??= newContainerRuntime(spec.name, now, true));
+    syncContainer(env, pod, rt, spec, c);
+    if (isRestartableInit(spec)) {
+      if (!c.initDone && c.stage === 'running' && (!spec.startupProbe || c.startupSucceeded)) {
+        c.initDone = true;
+        emit(
+          env,
+          rt,
+          'sidecar-started',
+          `Sidecar ${spec.name} is started; the next container may start`,
+          {
+            container: spec.name,
+            init: true,
+            index: i,
+          },
+        );
+      }
+      if (!c.initDone) return false;
+      continue;
+    }
+    if (c.stage !== 'done') return false;
+    if ((c.lastTermination?.exitCode ?? 0) !== 0) {
+      failInitialization(env, pod, rt, inits, spec);
+      return false;
+    }
+  }
+  rt.initialized = true;
+  emit(
+    env,
+    rt,
+    'pod-initialized',
+    `All ${inits.length} init container${inits.length === 1 ? '' : 's'} of ${rt.namespace}/${rt.name} done; starting its app containers`,
+    { initContainers: inits.length },
+  );
+  return true;
+}
+
+/** restartPolicy Never and an init container failed: the kubelet kills the pod (KillPod), which fails. */
+function failInitialization(
+  env: WorkerEnv,
+  pod: Pod,
+  rt: PodRuntime,
+  inits: Container[],
+  failed: Container,
+): void {
+  const { host, ctx } = env;
+  const grace = (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+  for (const spec of [...inits].reverse()) {
+    const rec = runningRecord(env, rt, spec.name);
+    if (!rec) continue;
+    event(env, pod, 'Normal', 'Killing', `Stopping container ${spec.name}`, spec.name);
+    host.containerd.stopContainer(rec.id, ctx.now, grace);
+  }
+  rt.terminal = 'Failed';
+  if (rt.sandboxId) host.containerd.stopPodSandbox(rt.sandboxId);
+  emit(
+    env,
+    rt,
+    'pod-finished',
+    `Init container ${failed.name} of ${rt.namespace}/${rt.name} failed and restartPolicy is Never; pod Failed`,
+    { phase: 'Failed', container: failed.name, init: true },
+  );
+}
+
+function runningRecord(env: WorkerEnv, rt: PodRuntime, name: string): ContainerRecord | undefined {
+  const id = rt.containers[name]?.containerId;
+  const rec = id ? env.host.containerd.get(id) : undefined;
+  return rec && rec.state === 'running' ? rec : undefined;
+}
+
+/**
+ * The app containers are done: stop the sidecars, last one first. Returns true while one still
+ * runs (the pod is not terminal until they are gone).
+ */
+function stopSidecars(env: WorkerEnv, pod: Pod, rt: PodRuntime, inits: Container[]): boolean {
+  const { host, ctx } = env;
+  rt.stoppingSidecars = true;
+  const grace = (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+  let stillRunning = false;
+  for (const spec of [...inits].reverse()) {
+    if (!isRestartableInit(spec)) continue;
+    const rec = runningRecord(env, rt, spec.name);
+    if (!rec) continue;
+    if (rec.stopAt === undefined) {
+      event(env, pod, 'Normal', 'Killing', `Stopping container ${spec.name}`, spec.name);
+      emit(
+        env,
+        rt,
+        'kill-container',
+        `Stopping sidecar ${spec.name}: the app containers are done`,
+        {
+          container: spec.name,
+          init: true,
+        },
+      );
+    }
+    env.wake(host.containerd.stopContainer(rec.id, ctx.now, grace));
+    stillRunning = true;
+  }
+  return stillRunning;
 }
 
 function syncContainer(
@@ -568,7 +765,7 @@ function stepImage(
     cached: false,
   });
   journal(env, 'I', 'image_manager.go:176', `"Pulling image" image="${spec.image}"`);
-  if (!c.waiting) c.waiting = { reason: 'ContainerCreating' };
+  if (!c.waiting) c.waiting = { reason: defaultWaitingReason(pod) };
   c.stage = 'pulling';
   c.pullStartedAt = now;
   c.pullDoneAt = now + duration;
@@ -670,10 +867,11 @@ function stepCreate(
     env,
     rt,
     'create-container',
-    `Created container ${spec.name} (${rec.id.slice(0, 13)}) through CRI`,
+    `Created ${containerNoun(c)} ${spec.name} (${rec.id.slice(0, 13)}) through CRI`,
     {
       container: spec.name,
       containerID: rec.id,
+      ...(c.init ? { init: true } : {}),
     },
   );
   c.stage = 'starting';
@@ -692,10 +890,11 @@ function stepStart(
   const now = ctx.now;
   const rec = host.containerd.startContainer(c.containerId as string, now);
   event(env, pod, 'Normal', 'Started', `Started container ${spec.name}`, spec.name);
-  emit(env, rt, 'start-container', `Started container ${spec.name}`, {
+  emit(env, rt, 'start-container', `Started ${containerNoun(c)} ${spec.name}`, {
     container: spec.name,
     containerID: rec.id,
     restartCount: c.restartCount,
+    ...(c.init ? { init: true } : {}),
   });
   c.waiting = undefined;
   c.stage = 'running';
@@ -782,7 +981,10 @@ function stepRunning(
     }
     if ((kind === 'liveness' || kind === 'startup') && state.result === 'failure') {
       const why = kind === 'liveness' ? 'liveness' : 'startup';
-      const msg = `Container ${spec.name} failed ${why} probe, will be restarted`;
+      // computeInitContainerActions words a sidecar's kill without the ", will be restarted".
+      const msg = c.init
+        ? `Init container ${spec.name} failed ${why} probe`
+        : `Container ${spec.name} failed ${why} probe, will be restarted`;
       event(env, pod, 'Normal', 'Killing', msg, spec.name);
       emit(env, rt, 'kill-container', msg, { container: spec.name, reason: why });
       const grace =
@@ -877,6 +1079,7 @@ function stepExited(
     rec.state === 'exited' &&
     (!c.lastTermination || c.lastTermination.containerID !== `containerd://${rec.id}`)
   ) {
+    if (c.init) c.priorTermination = c.lastTermination;
     c.lastTermination = {
       exitCode: rec.exitCode ?? 0,
       reason: rec.reason ?? 'Error',
@@ -888,15 +1091,29 @@ function stepExited(
       env,
       rt,
       'container-exited',
-      `Container ${spec.name} exited with code ${c.lastTermination.exitCode} (${c.lastTermination.reason})`,
+      `${c.init ? 'Init container' : 'Container'} ${spec.name} exited with code ${c.lastTermination.exitCode} (${c.lastTermination.reason})`,
       {
         container: spec.name,
         exitCode: c.lastTermination.exitCode,
+        ...(c.init ? { init: true } : {}),
       },
     );
     c.probes = {};
     c.killReason = undefined;
     c.waiting = undefined;
+    if (c.init && !isRestartableInit(spec)) {
+      // The sync that sees a regular init container completed starts the next one at once;
+      // one that failed under restartPolicy Never kills the pod in that same sync.
+      if (c.lastTermination.exitCode === 0) {
+        c.stage = 'done';
+        c.initDone = true;
+        return;
+      }
+      if (containerRestartPolicy(pod, spec, c) === 'Never') {
+        c.stage = 'done';
+        return;
+      }
+    }
     // The next pod sync (about a second later) decides on restart or back-off; until then the
     // status shows the container terminated (kubectl: Error / Completed).
     c.nextAt = now + EXIT_NOTICE_MS;
@@ -913,7 +1130,7 @@ function stepExited(
     c.nextAt = now;
     return;
   }
-  const policy = pod.spec.restartPolicy ?? 'Always';
+  const policy = containerRestartPolicy(pod, spec, c);
   const restart = policy === 'Always' || (policy === 'OnFailure' && term.exitCode !== 0);
   if (!restart) {
     c.stage = 'done';
@@ -970,7 +1187,14 @@ function terminatePod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
       `Pod ${rt.namespace}/${rt.name} is being deleted: stopping its containers (grace period ${grace / 1000}s)`,
       { graceMs: grace },
     );
-    for (const spec of pod.spec.containers) {
+    // App containers first, then the init containers (sidecars) last to first, as the kubelet
+    // orders the stop (the simulation does not wait for the app containers to be gone).
+    const inits = pod.spec.initContainers;
+    const order =
+      inits !== undefined && inits.length > 0
+        ? [...pod.spec.containers, ...[...inits].reverse()]
+        : pod.spec.containers;
+    for (const spec of order) {
       const c = rt.containers[spec.name];
       const rec = c?.containerId ? host.containerd.get(c.containerId) : undefined;
       if (rec && rec.state === 'running') {
@@ -1018,89 +1242,125 @@ function terminatePod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
 // ---------------------------------------------------------------- status view
 
 export function containerViews(env: WorkerEnv, pod: Pod, rt: PodRuntime): ContainerView[] {
+  const iso = (ms: number): string => isoAtRemembered(env.host.epochMs, ms);
+  const waitingReason = defaultWaitingReason(pod);
+  return pod.spec.containers.map((spec) => containerView(env, rt, spec, iso, waitingReason, false));
+}
+
+/** The initContainerStatuses view, in spec order (only for pods that have init containers). */
+export function initContainerViews(env: WorkerEnv, pod: Pod, rt: PodRuntime): ContainerView[] {
+  const iso = (ms: number): string => isoAtRemembered(env.host.epochMs, ms);
+  return (pod.spec.initContainers ?? []).map((spec) =>
+    containerView(env, rt, spec, iso, 'PodInitializing', !isRestartableInit(spec)),
+  );
+}
+
+/**
+ * One container's status. `runsToCompletion` (a regular init container) follows the prober
+ * manager's rule for those: ready once it exited 0, started only while it runs, never probed.
+ */
+function containerView(
+  env: WorkerEnv,
+  rt: PodRuntime,
+  spec: Container,
+  iso: (ms: number) => string,
+  waitingReason: string,
+  runsToCompletion: boolean,
+): ContainerView {
   const { host, ctx } = env;
-  const iso = (ms: number): string => isoAtRemembered(host.epochMs, ms);
-  return pod.spec.containers.map((spec) => {
-    const c = rt.containers[spec.name];
-    const rec = c?.containerId ? host.containerd.get(c.containerId) : undefined;
-    const lastState: ContainerState = c?.lastTermination
-      ? {
-          terminated: {
-            exitCode: c.lastTermination.exitCode,
-            reason: c.lastTermination.reason,
-            startedAt: iso(c.lastTermination.startedAt),
-            finishedAt: iso(c.lastTermination.finishedAt),
-            containerID: c.lastTermination.containerID,
-          },
-        }
-      : {};
-    const base = { name: spec.name, image: spec.image, restartCount: c?.restartCount ?? 0 };
-    const imageInfo = rec ? { imageRef: rec.imageRef, imageID: rec.imageDigest } : {};
-    const inBackoff = c?.stage === 'exited' && c.waiting !== undefined;
-    if (
-      !c ||
-      inBackoff ||
-      (c.stage !== 'running' &&
-        c.stage !== 'killing' &&
-        c.stage !== 'done' &&
-        c.stage !== 'exited') ||
-      !rec
-    ) {
-      const waiting = c?.waiting ?? { reason: 'ContainerCreating' };
-      const restarted = !!c?.lastTermination;
-      return {
-        ...base,
-        ...(restarted && rec ? imageInfo : {}),
-        ...(restarted ? { containerID: c!.lastTermination!.containerID } : {}),
-        state: {
-          waiting: {
-            reason: waiting.reason,
-            ...(waiting.message ? { message: waiting.message } : {}),
-          },
+  const c = rt.containers[spec.name];
+  const rec = c?.containerId ? host.containerd.get(c.containerId) : undefined;
+  const lastState: ContainerState = c?.lastTermination
+    ? {
+        terminated: {
+          exitCode: c.lastTermination.exitCode,
+          reason: c.lastTermination.reason,
+          startedAt: iso(c.lastTermination.startedAt),
+          finishedAt: iso(c.lastTermination.finishedAt),
+          containerID: c.lastTermination.containerID,
         },
-        lastState: restarted && c?.lastTermination ? lastStateOfPrevious(c, iso) : lastState,
-        ready: false,
-        started: false,
-      };
-    }
-    if (rec.state === 'running') {
-      const startupOk = !spec.startupProbe || !!c.startupSucceeded;
-      const ready =
-        startupOk &&
-        c.stage === 'running' &&
-        (!spec.readinessProbe || c.probes.readiness?.result === 'success');
-      return {
-        ...base,
-        ...imageInfo,
-        containerID: `containerd://${rec.id}`,
-        state: { running: { startedAt: iso(rec.startedAt ?? ctx.now) } },
-        lastState:
-          c.lastTermination && c.lastTermination.containerID !== `containerd://${rec.id}`
-            ? lastState
-            : {},
-        ready,
-        started: startupOk,
-      };
-    }
-    // exited and not (yet) restarted: report it terminated
+      }
+    : {};
+  const base = { name: spec.name, image: spec.image, restartCount: c?.restartCount ?? 0 };
+  const imageInfo = rec ? { imageRef: rec.imageRef, imageID: rec.imageDigest } : {};
+  const inBackoff = c?.stage === 'exited' && c.waiting !== undefined;
+  if (
+    !c ||
+    inBackoff ||
+    (c.stage !== 'running' &&
+      c.stage !== 'killing' &&
+      c.stage !== 'done' &&
+      c.stage !== 'exited') ||
+    !rec
+  ) {
+    const waiting = c?.waiting ?? { reason: waitingReason };
+    const restarted = !!c?.lastTermination;
+    return {
+      ...base,
+      ...(restarted && rec ? imageInfo : {}),
+      ...(restarted ? { containerID: c!.lastTermination!.containerID } : {}),
+      state: {
+        waiting: {
+          reason: waiting.reason,
+          ...(waiting.message ? { message: waiting.message } : {}),
+        },
+      },
+      lastState: restarted && c?.lastTermination ? lastStateOfPrevious(c, iso) : lastState,
+      ready: false,
+      started: false,
+    };
+  }
+  if (rec.state === 'running') {
+    const startupOk = !spec.startupProbe || !!c.startupSucceeded;
+    const ready =
+      !runsToCompletion &&
+      startupOk &&
+      c.stage === 'running' &&
+      (!spec.readinessProbe || c.probes.readiness?.result === 'success');
     return {
       ...base,
       ...imageInfo,
       containerID: `containerd://${rec.id}`,
-      state: {
-        terminated: {
-          exitCode: rec.exitCode ?? 0,
-          reason: rec.reason ?? 'Error',
-          startedAt: iso(rec.startedAt ?? ctx.now),
-          finishedAt: iso(rec.finishedAt ?? ctx.now),
-          containerID: `containerd://${rec.id}`,
-        },
-      },
-      lastState: {},
-      ready: false,
-      started: false,
+      state: { running: { startedAt: iso(rec.startedAt ?? ctx.now) } },
+      lastState:
+        c.lastTermination && c.lastTermination.containerID !== `containerd://${rec.id}`
+          ? lastState
+          : {},
+      ready,
+      started: startupOk,
     };
-  });
+  }
+  // exited and not (yet) restarted: report it terminated
+  const completed = runsToCompletion && (rec.exitCode ?? 0) === 0;
+  const prior = c.priorTermination;
+  return {
+    ...base,
+    ...imageInfo,
+    containerID: `containerd://${rec.id}`,
+    state: {
+      terminated: {
+        exitCode: rec.exitCode ?? 0,
+        reason: rec.reason ?? 'Error',
+        startedAt: iso(rec.startedAt ?? ctx.now),
+        finishedAt: iso(rec.finishedAt ?? ctx.now),
+        containerID: `containerd://${rec.id}`,
+      },
+    },
+    lastState:
+      prior && completed
+        ? {
+            terminated: {
+              exitCode: prior.exitCode,
+              reason: prior.reason,
+              startedAt: iso(prior.startedAt),
+              finishedAt: iso(prior.finishedAt),
+              containerID: prior.containerID,
+            },
+          }
+        : {},
+    ready: completed,
+    started: false,
+  };
 }
 
 function lastStateOfPrevious(c: ContainerRuntime, iso: (ms: number) => string): ContainerState {
