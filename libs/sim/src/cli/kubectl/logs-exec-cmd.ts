@@ -13,6 +13,7 @@ type PodLike = KubeObject & {
   spec?: {
     nodeName?: string;
     containers?: { name: string; image: string; env?: { name: string; value?: string }[] }[];
+    initContainers?: { name: string }[];
   };
   status?: { podIP?: string; phase?: string };
 };
@@ -72,18 +73,23 @@ function resolvePod(env: KubectlEnv, out: Out, arg: string, sayWhich = false): P
   return asObject(res) as PodLike;
 }
 
+/** podcmd.FindOrDefaultContainerByName: init containers can be named too (logs of an init step). */
 function pickContainer(out: Out, pod: PodLike, requested: string | undefined): string | undefined {
   const names = (pod.spec?.containers ?? []).map((c) => c.name);
+  const initNames = (pod.spec?.initContainers ?? []).map((c) => c.name);
   if (requested) {
-    if (!names.includes(requested)) {
+    if (!names.includes(requested) && !initNames.includes(requested)) {
       out.err(`error: container ${requested} is not valid for pod ${pod.metadata?.name}\n`);
       return undefined;
     }
     return requested;
   }
   const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
-  if (names.length > 1 && !annotated)
-    out.err(`Defaulted container "${names[0]}" out of: ${names.join(', ')}\n`, 0);
+  if ((names.length > 1 || initNames.length > 0) && !annotated) {
+    // AllContainerNames: app containers, then the init containers marked "(init)"
+    const all = [...names, ...initNames.map((n) => `${n} (init)`)].join(', ');
+    out.err(`Defaulted container "${names[0]}" out of: ${all}\n`, 0);
+  }
   return annotated ?? names[0];
 }
 
