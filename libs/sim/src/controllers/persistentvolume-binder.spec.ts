@@ -504,4 +504,99 @@ describe('persistentvolume-binder', { timeout: 60_000 }, () => {
       );
     expect(own).toEqual([]);
   });
+
+  it('should describe a bound claim with the pod using it, and a volume whose deletion failed', () => {
+    const lab = newLab();
+    addPv(
+      lab,
+      pv('data', '2Gi', {
+        persistentVolumeReclaimPolicy: 'Delete',
+        hostPath: { path: '/mnt/data' },
+      }),
+    );
+    addPv(
+      lab,
+      pv('vol', '1Gi', {
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'kubernetes.io/hostname', operator: 'In', values: ['node-1'] },
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    lab.advance(1_000);
+    createObj(lab, 'persistentvolumeclaims', pvc('b', '2Gi', { volumeName: 'data' }));
+    createObj(lab, 'persistentvolumeclaims', pvc('web', '1Gi'));
+    createObj<Pod>(lab, 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'app', namespace: 'default' },
+      spec: {
+        containers: [{ name: 'app', image: 'nginx:1.27' }],
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'web' } }],
+      },
+    });
+    lab.advance(1_000);
+    lab.request(ADMIN, 'delete', 'persistentvolumeclaims', { namespace: 'default', name: 'b' });
+    lab.advance(5_000);
+    expect(kubectl(lab, 'kubectl describe pvc web')).toBe(
+      [
+        'Name:          web',
+        'Namespace:     default',
+        'StorageClass:  ',
+        'Status:        Bound',
+        'Volume:        vol',
+        'Labels:        <none>',
+        'Annotations:   pv.kubernetes.io/bind-completed: yes',
+        '               pv.kubernetes.io/bound-by-controller: yes',
+        'Finalizers:    []',
+        'Capacity:      1Gi',
+        'Access Modes:  RWO',
+        'VolumeMode:    Filesystem',
+        'Used By:       app',
+        'Events:        <none>',
+        '',
+      ].join('\n'),
+    );
+    expect(kubectl(lab, 'kubectl describe pv data')).toBe(
+      [
+        'Name:            data',
+        'Labels:          <none>',
+        'Annotations:     pv.kubernetes.io/bound-by-controller: yes',
+        'Finalizers:      []',
+        'StorageClass:    ',
+        'Status:          Failed',
+        'Claim:           default/b',
+        'Reclaim Policy:  Delete',
+        'Access Modes:    RWO',
+        'VolumeMode:      Filesystem',
+        'Capacity:        2Gi',
+        'Node Affinity:   <none>',
+        'Message:         host_path deleter only supports /tmp/.+ but received provided /mnt/data',
+        'Source:',
+        '    Type:          HostPath (bare host directory volume)',
+        '    Path:          /mnt/data',
+        '    HostPathType:  ',
+        'Events:',
+        '  Type     Reason              Age   From                         Message',
+        '  ----     ------              ----  ----                         -------',
+        '  Warning  VolumeFailedDelete  5s    persistentvolume-controller  host_path deleter only supports /tmp/.+ but received provided /mnt/data',
+        '',
+      ].join('\n'),
+    );
+    expect(kubectl(lab, 'kubectl describe pv vol')).toContain(
+      [
+        'Node Affinity:     ',
+        '  Required Terms:  ',
+        '    Term 0:        kubernetes.io/hostname in [node-1]',
+        'Message:           ',
+      ].join('\n'),
+    );
+  });
 });

@@ -18,6 +18,7 @@ import {
 } from './describe-text';
 import { describeContainers, describeVolumes, tolerationsLines } from './describe-pod-parts';
 import { describeDaemonSet, podTemplate } from './describe-workloads';
+import { describePersistentVolume, describePersistentVolumeClaim } from './describe-storage';
 import {
   describeConfigMap,
   describeNamespace,
@@ -454,6 +455,12 @@ export function runDescribe(env: KubectlEnv): Out {
         break;
       case 'serviceaccounts':
         describeServiceAccount(env, w, a);
+        break;
+      case 'persistentvolumes':
+        describePersistentVolume(w, a, now);
+        break;
+      case 'persistentvolumeclaims':
+        describePersistentVolumeClaim(env, w, a, now);
         break;
       default:
         describeGeneric(w, a, info);
