@@ -20,8 +20,6 @@ declare module 'autocannon' {
     url: string;
     connections: number;
     duration: number;
-    /** requests per second each connection sends (open loop); unset: back to back */
-    connectionRate?: number;
     requests: autocannon.TRequest[];
     /** called once per connection: lets each connection send its own requests */
     setupClient?: (client: autocannon.TClient) => void;

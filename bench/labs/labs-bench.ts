@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bullmqPrefix, LAB_QUEUE, LAB_TICK_JOB, labSchedulerId } from '@kubejourney/contracts';
 import { createLabDatabase, createPrismaClient, LabStore } from '@kubejourney/db';
-import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
+import { createLab, createRng, restoreLab, type SimLab } from '@kubejourney/sim';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -390,16 +390,14 @@ async function main(): Promise<void> {
           }
         : { method: 'GET' as const, path: `/api/labs/${u.lab}`, headers: { cookie: u.cookie } };
     // One connection per user, each on the user's own lab (commands on one lab serialize on its
-    // row lock, which is not what 50 learners at once look like). "paced": each user sends a
-    // command every PACE_S seconds, as a fast typist would; "saturated": back to back, which
+    // row lock, which is not what 50 learners at once look like). "saturated": back to back, which
     // measures the throughput ceiling (latency there is USERS / throughput, by Little's law).
-    const measure = async (connectionRate: number | undefined) => {
+    const saturate = async () => {
       let nextUser = 0;
       const run = await autocannon({
         url: BASE,
         connections: USERS,
         duration: DURATION_S,
-        ...(connectionRate ? { connectionRate } : {}),
         requests: [requestOf(users[0]!)],
         setupClient: (client) => {
           client.setRequests([requestOf(users[nextUser++ % users.length]!)]);
@@ -414,12 +412,60 @@ async function main(): Promise<void> {
         non2xx: run.non2xx,
       };
     };
+    // "paced": each user sends a command on average every PACE_S seconds, at random moments
+    // (exponential gaps, so users are independent rather than firing in lockstep as autocannon's
+    // connectionRate would make them), as learners typing at a fast pace.
+    const pace = async () => {
+      const latencies: number[] = [];
+      let failures = 0;
+      const until = Date.now() + DURATION_S * 1000;
+      // seeded: two runs send the same pattern of gaps
+      const rng = createRng(42);
+      await Promise.all(
+        users.map(async (u) => {
+          const request = requestOf(u);
+          await sleep(rng.next() * PACE_S * 1000);
+          while (Date.now() < until) {
+            const t0 = performance.now();
+            const r = await fetch(`${BASE}${request.path}`, {
+              method: request.method,
+              headers: request.headers,
+              body: request.body,
+            });
+            await r.arrayBuffer();
+            latencies.push(performance.now() - t0);
+            if (r.status >= 300) failures++;
+            await sleep(-Math.log(1 - rng.next()) * PACE_S * 1000);
+          }
+        }),
+      );
+      return {
+        p50: pct(latencies, 50),
+        p90: pct(latencies, 90),
+        p99: pct(latencies, 99),
+        max: pct(latencies, 100),
+        rps: latencies.length / DURATION_S,
+        non2xx: failures,
+      };
+    };
+    // Worker ticks while commands run: a command that leaves its lab converging arms the lab's
+    // scheduler, and each such tick costs CPU beside the API (and a restore: the worker's copy of
+    // the lab is behind the command).
+    const withTicks = async <T>(measure: () => Promise<T>) => {
+      const before = await redis.llen(metricsKey);
+      const result = await measure();
+      const samples = await redis.lrange(metricsKey, before, -1);
+      const ticked = samples.filter(
+        (s) => (JSON.parse(s) as { outcome: string }).outcome === 'ticked',
+      );
+      return { ...result, workerTicks: samples.length, workerTicksPersisted: ticked.length };
+    };
     results.concurrent = {
       route: isExec ? 'POST exec' : `GET view (exec answered ${probe.status})`,
       users: USERS,
       paceS: PACE_S,
-      paced: await measure(1 / PACE_S),
-      saturated: await measure(undefined),
+      paced: await withTicks(pace),
+      saturated: await withTicks(saturate),
     };
     console.log('D concurrent', results.concurrent);
   } finally {

@@ -224,33 +224,46 @@ export async function insertLab(tx: TDb, lab: TNewLab): Promise<void> {
 
 /**
  * Writes one committed step of a lab: changed keys, deleted keys, new trace events, the command
- * (if any) and the lab row. Call inside the transaction that holds the lab's lock.
+ * (if any) and the lab row, as ONE statement (data-modifying CTEs around the row's UPDATE): each
+ * round trip to PostgreSQL costs a system call per side, and an exec used to make six of them
+ * here. The sets are disjoint (a key is either upserted or deleted), so no row is touched twice.
+ * Call inside the transaction that holds the lab's lock.
  */
 export async function persistLabChanges(
   tx: TDb,
   labId: string,
   changes: TLabChangeSet,
 ): Promise<void> {
-  await upsertObjects(tx, labId, changes.upserts);
+  const steps: Prisma.Sql[] = [];
+  if (changes.upserts.length > 0) steps.push(upsertObjectsSql(labId, changes.upserts));
   if (changes.deletes.length > 0) {
-    await tx.$executeRaw`DELETE FROM "LabObject" WHERE "labId" = ${labId}
-      AND "key" = ANY(${changes.deletes}::text[])`;
+    steps.push(Prisma.sql`DELETE FROM "LabObject" WHERE "labId" = ${labId}
+      AND "key" = ANY(${changes.deletes}::text[])`);
   }
-  await upsertStateParts(tx, labId, changes.partUpserts);
+  if (changes.partUpserts.length > 0) steps.push(upsertStatePartsSql(labId, changes.partUpserts));
   if (changes.partDeletes.length > 0) {
-    await tx.$executeRaw`DELETE FROM "LabStatePart" WHERE "labId" = ${labId}
-      AND "name" = ANY(${changes.partDeletes}::text[])`;
+    steps.push(Prisma.sql`DELETE FROM "LabStatePart" WHERE "labId" = ${labId}
+      AND "name" = ANY(${changes.partDeletes}::text[])`);
   }
-  await insertTrace(tx, labId, changes.trace);
-  if (changes.command) await insertCommand(tx, labId, changes.command);
-  await updateLabState(tx, labId, changes.state);
+  if (changes.trace.length > 0) steps.push(insertTraceSql(labId, changes.trace));
+  if (changes.command) steps.push(insertCommandSql(labId, changes.command));
+  const update = updateLabStateSql(labId, changes.state);
+  if (steps.length === 0) {
+    await tx.$executeRaw(update);
+    return;
+  }
+  const ctes = Prisma.join(
+    steps.map((step, i) => Prisma.sql`${Prisma.raw(`s${i}`)} AS (${step})`),
+    ', ',
+  );
+  await tx.$executeRaw`WITH ${ctes} ${update}`;
 }
 
-async function updateLabState(tx: TDb, labId: string, s: TLabStateUpdate): Promise<void> {
+function updateLabStateSql(labId: string, s: TLabStateUpdate): Prisma.Sql {
   const lastActive = s.lastActiveAt
     ? Prisma.sql`, "lastActiveAt" = ${s.lastActiveAt}`
     : Prisma.empty;
-  await tx.$executeRaw`UPDATE "Lab" SET "revision" = ${s.revision}, "simTimeMs" = ${s.simTimeMs},
+  return Prisma.sql`UPDATE "Lab" SET "revision" = ${s.revision}, "simTimeMs" = ${s.simTimeMs},
       "speed" = ${s.speed}, "paused" = ${s.paused}, "coreState" = ${s.coreState},
       "clockAnchorWallMs" = ${s.clockAnchorWallMs}, "clockAnchorSimMs" = ${s.clockAnchorSimMs},
       "lastTickWallMs" = ${s.lastTickWallMs}, "quiescent" = ${s.quiescent},
@@ -262,12 +275,17 @@ async function updateLabState(tx: TDb, labId: string, s: TLabStateUpdate): Promi
 
 async function upsertObjects(tx: TDb, labId: string, objects: TLabObjectRecord[]): Promise<void> {
   if (objects.length === 0) return;
-  await tx.$executeRaw`INSERT INTO "LabObject" ("labId", "key", "value", "createRevision",
+  await tx.$executeRaw(upsertObjectsSql(labId, objects));
+}
+
+function upsertObjectsSql(labId: string, objects: TLabObjectRecord[]): Prisma.Sql {
+  // Rows travel as one JSON text (JSON.stringify is native; pg would escape every element of a
+  // text[] in JavaScript, and a kubelet's state is tens of KB).
+  return Prisma.sql`INSERT INTO "LabObject" ("labId", "key", "value", "createRevision",
       "modRevision", "version")
-    SELECT ${labId}, u.key, u.value, u.cr, u.mr, u.v
-    FROM unnest(${objects.map((o) => o.key)}::text[], ${objects.map((o) => o.value)}::text[],
-      ${objects.map((o) => o.createRevision)}::int[], ${objects.map((o) => o.modRevision)}::int[],
-      ${objects.map((o) => o.version)}::int[]) AS u(key, value, cr, mr, v)
+    SELECT ${labId}, u.key, u.value, u."createRevision", u."modRevision", u.version
+    FROM json_to_recordset(${JSON.stringify(objects)}::json)
+      AS u(key text, value text, "createRevision" int, "modRevision" int, version int)
     ON CONFLICT ("labId", "key") DO UPDATE SET "value" = EXCLUDED."value",
       "createRevision" = EXCLUDED."createRevision", "modRevision" = EXCLUDED."modRevision",
       "version" = EXCLUDED."version"`;
@@ -275,10 +293,13 @@ async function upsertObjects(tx: TDb, labId: string, objects: TLabObjectRecord[]
 
 async function upsertStateParts(tx: TDb, labId: string, parts: TLabStatePartRow[]): Promise<void> {
   if (parts.length === 0) return;
-  await tx.$executeRaw`INSERT INTO "LabStatePart" ("labId", "name", "value")
+  await tx.$executeRaw(upsertStatePartsSql(labId, parts));
+}
+
+function upsertStatePartsSql(labId: string, parts: TLabStatePartRow[]): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "LabStatePart" ("labId", "name", "value")
     SELECT ${labId}, u.name, u.value
-    FROM unnest(${parts.map((p) => p.name)}::text[], ${parts.map((p) => p.value)}::text[])
-      AS u(name, value)
+    FROM json_to_recordset(${JSON.stringify(parts)}::json) AS u(name text, value text)
     ON CONFLICT ("labId", "name") DO UPDATE SET "value" = EXCLUDED."value"`;
 }
 
@@ -307,29 +328,26 @@ export async function loadLabStateParts(db: TDb, labId: string): Promise<TLabSta
     WHERE "labId" = ${labId} ORDER BY "name"`;
 }
 
-function jsonOrNull(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
-}
-
 async function insertTrace(tx: TDb, labId: string, events: TLabTraceRecord[]): Promise<void> {
   if (events.length === 0) return;
+  await tx.$executeRaw(insertTraceSql(labId, events));
+}
+
+function insertTraceSql(labId: string, events: TLabTraceRecord[]): Prisma.Sql {
   // ON CONFLICT DO NOTHING: a writer that lost its lock mid-commit cannot have committed, so a
   // duplicate seq can only be the very same event; never fail a tick over it.
-  await tx.$executeRaw`INSERT INTO "LabTraceEvent" ("labId", "seq", "t", "component", "node",
+  return Prisma.sql`INSERT INTO "LabTraceEvent" ("labId", "seq", "t", "component", "node",
       "verb", "object", "message", "causedBy", "data")
-    SELECT ${labId}, u.seq, u.t, u.component, u.node, u.verb, u.object::jsonb, u.message,
-      u.caused_by, u.data::jsonb
-    FROM unnest(${events.map((e) => e.seq)}::int[], ${events.map((e) => e.t)}::int8[],
-      ${events.map((e) => e.component)}::text[], ${events.map((e) => e.node ?? null)}::text[],
-      ${events.map((e) => e.verb)}::text[], ${events.map((e) => jsonOrNull(e.object))}::text[],
-      ${events.map((e) => e.message)}::text[], ${events.map((e) => e.causedBy ?? null)}::int[],
-      ${events.map((e) => jsonOrNull(e.data))}::text[])
-      AS u(seq, t, component, node, verb, object, message, caused_by, data)
+    SELECT ${labId}, u.seq, u.t, u.component, u.node, u.verb, u.object, u.message,
+      u."causedBy", u.data
+    FROM json_to_recordset(${JSON.stringify(events)}::json)
+      AS u(seq int, t int8, component text, node text, verb text, object jsonb, message text,
+        "causedBy" int, data jsonb)
     ON CONFLICT ("labId", "seq") DO NOTHING`;
 }
 
-async function insertCommand(tx: TDb, labId: string, c: TLabCommandRecord): Promise<void> {
-  await tx.$executeRaw`INSERT INTO "LabCommand" ("labId", "seq", "input", "stdout", "stderr",
+function insertCommandSql(labId: string, c: TLabCommandRecord): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "LabCommand" ("labId", "seq", "input", "stdout", "stderr",
       "exitCode", "simTimeMs", "wallMs")
     VALUES (${labId}, ${c.seq}, ${c.input}, ${c.stdout}, ${c.stderr}, ${c.exitCode},
       ${c.simTimeMs}, ${c.wallMs})`;
