@@ -117,6 +117,12 @@ describe('persistentvolume-binder', { timeout: 60_000 }, () => {
       'pv.kubernetes.io/bound-by-controller': 'yes',
     });
     expect(bound?.spec.volumeName).toBe('pv-small');
+    // the binding writes spec and annotations; status only through the status subresource
+    expect(
+      bound?.metadata.managedFields
+        ?.filter((m) => m.manager === 'kube-controller-manager')
+        .map((m) => `${m.subresource ?? 'main'}: ${Object.keys(m.fieldsV1 ?? {}).join(' ')}`),
+    ).toEqual(['main: f:metadata f:spec', 'status: f:status']);
     expect(bound?.status).toEqual({
       phase: 'Bound',
       accessModes: ['ReadWriteOnce'],

@@ -217,6 +217,16 @@ export function defaultStorageClass(classes: readonly StorageClass[]): StorageCl
   return defaults[0];
 }
 
+/**
+ * A main-resource update carries no status: the apiserver keeps the stored one anyway, and
+ * upstream's field manager resets status fields on such a write, so the controller's
+ * managedFields entry for the update must not claim them.
+ */
+function withoutStatus<T extends KubeObject>(obj: T): T {
+  const { status: _status, ...rest } = obj as T & { status?: unknown };
+  return rest as T;
+}
+
 /** What deleting a released volume's storage comes to (pv_controller.go doDeleteVolume). */
 type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'external' } | { kind: 'error'; message: string };
@@ -485,7 +495,7 @@ export class PersistentVolumeBinderController extends BaseController {
         resource: 'persistentvolumeclaims',
         namespace: claim.metadata.namespace,
         name: claim.metadata.name,
-        body: updated,
+        body: withoutStatus(updated),
       },
       refOf(claim),
       `Assigning the default StorageClass ${def.metadata.name} to PersistentVolumeClaim ${keyOf(claim)}`,
@@ -602,7 +612,7 @@ export class PersistentVolumeBinderController extends BaseController {
         resource: 'persistentvolumeclaims',
         namespace: claim.metadata.namespace,
         name: claim.metadata.name,
-        body: updated,
+        body: withoutStatus(updated),
       },
       refOf(claim),
       `Handing PersistentVolumeClaim ${keyOf(claim)} to provisioner ${provisioner}`,
@@ -735,7 +745,12 @@ export class PersistentVolumeBinderController extends BaseController {
     }
     if (!dirty) return volume;
     const res = pass.write(
-      { verb: 'update', resource: 'persistentvolumes', name: volume.metadata.name, body: updated },
+      {
+        verb: 'update',
+        resource: 'persistentvolumes',
+        name: volume.metadata.name,
+        body: withoutStatus(updated),
+      },
       refOf(volume),
       `Binding PersistentVolume ${volume.metadata.name} to PersistentVolumeClaim ${keyOf(claim)}`,
       cause,
@@ -770,7 +785,7 @@ export class PersistentVolumeBinderController extends BaseController {
         resource: 'persistentvolumeclaims',
         namespace: claim.metadata.namespace,
         name: claim.metadata.name,
-        body: updated,
+        body: withoutStatus(updated),
       },
       refOf(claim),
       `Binding PersistentVolumeClaim ${keyOf(claim)} to PersistentVolume ${volume.metadata.name}`,
@@ -830,7 +845,12 @@ export class PersistentVolumeBinderController extends BaseController {
       delete updated.spec.claimRef.uid;
     }
     const res = pass.write(
-      { verb: 'update', resource: 'persistentvolumes', name: volume.metadata.name, body: updated },
+      {
+        verb: 'update',
+        resource: 'persistentvolumes',
+        name: volume.metadata.name,
+        body: withoutStatus(updated),
+      },
       refOf(volume),
       `Rolling back the binding of PersistentVolume ${volume.metadata.name}`,
       cause,
