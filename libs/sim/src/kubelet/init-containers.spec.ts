@@ -470,6 +470,51 @@ describe(
       expect(app(lab, 'flaky')?.restartCount).toBe(0);
     });
 
+    it('should hold the next init container until the sidecar passes its startup probe', () => {
+      const lab = newLab();
+      createPod(lab, 'gated', [
+        {
+          name: 'proxy',
+          image: 'nginx:1.27',
+          restartPolicy: 'Always',
+          env: [{ name: 'STARTUP_DELAY_SECONDS', value: '8' }],
+          startupProbe: { tcpSocket: { port: 80 }, periodSeconds: 2, failureThreshold: 10 },
+        },
+        sh('setup', 'true'),
+      ]);
+      waitFor(lab, () => init(lab, 'gated', 0)?.state.running !== undefined, 10_000, 20);
+      expect(init(lab, 'gated', 0)).toMatchObject({ started: false, ready: false });
+      expect(statusColumn(lab, 'gated')).toBe('0/2 Init:0/2 0');
+      lab.advance(5_000);
+      expect(init(lab, 'gated', 1)?.state).toEqual({ waiting: { reason: 'PodInitializing' } });
+      waitFor(lab, () => init(lab, 'gated', 0)?.started === true, 20_000);
+      const proxyStarted = Date.parse(init(lab, 'gated', 0)!.state.running!.startedAt!);
+      waitFor(lab, () => init(lab, 'gated', 1)?.state.terminated !== undefined, 10_000);
+      const setupStarted = Date.parse(init(lab, 'gated', 1)!.state.terminated!.startedAt!);
+      expect(setupStarted - proxyStarted).toBeGreaterThanOrEqual(8_000);
+      waitFor(lab, () => app(lab, 'gated')?.ready === true, 10_000);
+      expect(statusColumn(lab, 'gated')).toBe('2/2 Running 0');
+    });
+
+    it('should restart a sidecar that fails its liveness probe, worded as the kubelet does for init containers', () => {
+      const lab = newLab();
+      createPod(lab, 'sick', [
+        {
+          name: 'proxy',
+          image: 'nginx:1.27',
+          restartPolicy: 'Always',
+          livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 5 },
+        },
+      ]);
+      waitFor(lab, () => (init(lab, 'sick', 0)?.restartCount ?? 0) >= 1, 40_000);
+      const killing = events(lab, 'sick').find((e) => e.reason === 'Killing');
+      expect(killing).toMatchObject({
+        message: 'Init container proxy failed liveness probe',
+        involvedObject: { fieldPath: 'spec.initContainers{proxy}' },
+      });
+      expect(app(lab, 'sick')?.restartCount).toBe(0);
+    });
+
     it('should stop the sidecar when the app of a restartPolicy Never pod completes, and end Succeeded', () => {
       const lab = newLab();
       createPod(
