@@ -605,4 +605,36 @@ describe('persistentvolume-binder', { timeout: 60_000 }, () => {
       ].join('\n'),
     );
   });
+
+  it('should act the same after serialize and restore as the original lab, mid-binding', async () => {
+    const { restoreLab } = await import('../lab/lab');
+    const lab = newLab();
+    addPv(lab, pv('a', '1Gi'));
+    addPv(
+      lab,
+      pv('b', '2Gi', { persistentVolumeReclaimPolicy: 'Delete', hostPath: { path: '/tmp/b' } }),
+    );
+    lab.advance(1_000);
+    createObj(lab, 'persistentvolumeclaims', pvc('one', '1Gi'));
+    createObj(lab, 'persistentvolumeclaims', pvc('two', '1Gi'));
+    createObj(lab, 'persistentvolumeclaims', pvc('three', '1Gi'));
+    const copy = restoreLab(lab.serialize());
+    for (const l of [lab, copy]) {
+      l.advance(2_000);
+      l.request(ADMIN, 'delete', 'persistentvolumeclaims', { namespace: 'default', name: 'two' });
+      l.advance(20_000);
+    }
+    const a = JSON.parse(lab.serialize()) as Record<string, unknown>;
+    const b = JSON.parse(copy.serialize()) as Record<string, unknown>;
+    expect(b['etcd']).toEqual(a['etcd']);
+    const actions = (l: SimLab) =>
+      l.trace().map((e) => [e.seq, e.t, e.component, e.verb, e.object?.name, e.message]);
+    expect(actions(copy)).toEqual(actions(lab));
+    // claims sync in key order: one takes the 1Gi volume, three the 2Gi one, two finds none
+    expect(kubectl(copy, 'kubectl get pvc')).toBe(
+      'NAME    STATUS   VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE\n' +
+        'one     Bound    a        1Gi        RWO                           <unset>                 22s\n' +
+        'three   Bound    b        2Gi        RWO                           <unset>                 22s\n',
+    );
+  });
 });
