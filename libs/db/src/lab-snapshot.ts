@@ -50,6 +50,26 @@ function hostName(host: TJson, index: number): string {
   return typeof spec?.name === 'string' ? spec.name : `#${index}`;
 }
 
+/**
+ * JSON texts of frozen sections, by identity. libs/sim hands out the same frozen object for a
+ * section that has not changed since the last serialization (a node's iptables rules, its
+ * journal), so its text is made once instead of on every write. Only frozen values are
+ * remembered: nothing can change them behind the text.
+ */
+const frozenTexts = new WeakMap<object, string>();
+
+function stringifySection(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) {
+    return JSON.stringify(value);
+  }
+  let text = frozenTexts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    frozenTexts.set(value, text);
+  }
+  return text;
+}
+
 export function splitLabSnapshot(serialized: string): TLabSnapshotParts {
   return splitLabValue(JSON.parse(serialized) as unknown);
 }
@@ -82,7 +102,7 @@ export function splitLabValue(value: unknown): TLabSnapshotParts {
     const base: TJson = { ...host };
     for (const field of HOST_SECTIONS) {
       if (host[field] === undefined) continue;
-      parts.push({ name: `host/${name}/${field}`, value: JSON.stringify(host[field]) });
+      parts.push({ name: `host/${name}/${field}`, value: stringifySection(host[field]) });
       base[field] = null;
     }
     parts.push({ name: `host/${name}`, value: JSON.stringify(base) });

@@ -8,6 +8,7 @@ import type { KubeObject } from '../model';
 import type { ResourceInfo } from '../model/resources';
 import { RESOURCES } from '../model/resources';
 import type { PreparedRow } from './printers';
+import { deepFreeze } from '../shared/deep-freeze';
 
 export interface CachedEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -287,17 +288,6 @@ function withRv(obj: KubeObject, revision: number): KubeObject {
     ...obj,
     metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(revision) }),
   });
-}
-
-/**
- * Cached objects are immutable: watch events hand the same object to every watcher instead of a
- * copy each (copy on write is the writer's job), so freezing makes any accidental mutation throw.
- */
-export function deepFreeze<T>(v: T): T {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
-  Object.freeze(v);
-  for (const k in v as Record<string, unknown>) deepFreeze((v as Record<string, unknown>)[k]);
-  return v;
 }
 
 export type { WatchEvent };

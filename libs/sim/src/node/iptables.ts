@@ -5,6 +5,7 @@
 import type { IptablesRule } from './iptables-rule';
 import { cidrContains, renderListRow, renderRuleSpec, kernelProbability } from './iptables-rule';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
+import { deepFreeze } from '../shared/deep-freeze';
 
 export type TableName = 'nat' | 'filter';
 
@@ -58,6 +59,12 @@ export interface ResolveOptions {
 
 export class Iptables {
   private tables: IptablesJson;
+  /**
+   * The last toJSON copy, frozen, until a rule changes: a lab serializes every host on each
+   * write, and the rules change only when kube-proxy syncs. Returning the same object also lets
+   * the lab store reuse the text it made of it.
+   */
+  private snapshot: IptablesJson | null = null;
 
   constructor(json?: IptablesJson) {
     this.tables = json ? structuredCloneJson(json) : { nat: {}, filter: {} };
@@ -67,7 +74,8 @@ export class Iptables {
   }
 
   toJSON(): IptablesJson {
-    return structuredCloneJson(this.tables);
+    this.snapshot ??= deepFreeze(structuredCloneJson(this.tables));
+    return this.snapshot;
   }
 
   chains(table: TableName): string[] {
@@ -82,7 +90,9 @@ export class Iptables {
   }
 
   ensureChain(table: TableName, chain: string): void {
-    this.tables[table][chain] ??= [];
+    if (this.tables[table][chain]) return;
+    this.tables[table][chain] = [];
+    this.snapshot = null;
   }
 
   /** Appends a rule unless an identical one is already in the chain (`iptables -C || -A`). */
@@ -90,7 +100,9 @@ export class Iptables {
     this.ensureChain(table, chain);
     const spec = renderRuleSpec(rule);
     const rules = this.tables[table][chain] as IptablesRule[];
-    if (!rules.some((r) => renderRuleSpec(r) === spec)) rules.push(rule);
+    if (rules.some((r) => renderRuleSpec(r) === spec)) return;
+    rules.push(rule);
+    this.snapshot = null;
   }
 
   /**
@@ -110,6 +122,7 @@ export class Iptables {
     for (const [name, rules] of Object.entries(chains)) {
       this.tables[table][name] = structuredCloneJson(rules);
     }
+    this.snapshot = null;
   }
 
   /** `iptables-save` (both tables, or one with `-t`). `when` is the ctime-style stamp. */

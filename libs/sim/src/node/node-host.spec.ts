@@ -65,3 +65,48 @@ describe('createNodeHost', () => {
     );
   });
 });
+
+describe('host snapshots', () => {
+  // A lab serializes every host on each write; unchanged sections are handed out as the same
+  // frozen object so the store reuses their text (libs/db lab-snapshot.ts).
+  it('should hand out the same frozen sections until the iptables rules, journal or files change', () => {
+    const h = createNodeHost({ name: 'node-1' });
+    const first = h.toJSON();
+    const second = h.toJSON();
+    expect(second.iptables).toBe(first.iptables);
+    expect(second.systemd).toBe(first.systemd);
+    expect(second.files).toBe(first.files);
+    expect(Object.isFrozen(first.iptables)).toBe(true);
+    expect(() => {
+      (first.files as Record<string, string>)['/tmp/x'] = 'y';
+    }).toThrow(TypeError);
+
+    h.iptables.ensureRule('nat', 'KUBE-SERVICES', {
+      matches: [],
+      target: { kind: 'jump', chain: 'KUBE-NODEPORTS' },
+    });
+    h.systemd.log('kubelet', 5, 'Started kubelet');
+    h.files.set('/root/notes.txt', 'hello\n');
+    const third = h.toJSON();
+    expect(third.iptables).not.toBe(first.iptables);
+    expect(third.iptables.nat['KUBE-SERVICES']).toHaveLength(1);
+    expect(third.systemd).not.toBe(first.systemd);
+    expect(third.systemd.journal.at(-1)?.message).toBe('Started kubelet');
+    expect(third.files['/root/notes.txt']).toBe('hello\n');
+    // an identical rule is not added twice, and leaves the snapshot alone
+    h.iptables.ensureRule('nat', 'KUBE-SERVICES', {
+      matches: [],
+      target: { kind: 'jump', chain: 'KUBE-NODEPORTS' },
+    });
+    expect(h.toJSON().iptables).toBe(third.iptables);
+    h.files.delete('/root/notes.txt');
+    expect(h.toJSON().files['/root/notes.txt']).toBeUndefined();
+  });
+
+  it('should serialize a restored host to the same text as the original', () => {
+    const h = createNodeHost({ name: 'control-plane', controlPlane: true });
+    h.files.set('/root/a.yaml', 'kind: Pod\n');
+    const text = JSON.stringify(h.toJSON());
+    expect(JSON.stringify(restoreNodeHost(text).toJSON())).toBe(text);
+  });
+});

@@ -94,6 +94,31 @@ function indexFromName(spec: NodeSpec): number {
   return m ? Number(m[1]) : 1 + (parseInt(sha256Hex(spec.name).slice(0, 4), 16) % 200);
 }
 
+/**
+ * A node's files, counting its changes: a lab serializes every host on each write, and files
+ * (~60 KB on the control plane) change only when a learner edits one, so the host hands out the
+ * same frozen copy (and the lab store the same text) until then.
+ */
+class FileTable extends Map<string, string> {
+  changes = 0;
+
+  override set(path: string, text: string): this {
+    this.changes++;
+    return super.set(path, text);
+  }
+
+  override delete(path: string): boolean {
+    const had = super.delete(path);
+    if (had) this.changes++;
+    return had;
+  }
+
+  override clear(): void {
+    this.changes++;
+    super.clear();
+  }
+}
+
 export function createNodeHost(spec: NodeSpec, opts: NodeHostOptions = {}): NodeHost {
   const index = opts.index ?? indexFromName(spec);
   const internalIP = opts.internalIP ?? `172.18.0.${2 + index}`;
@@ -154,7 +179,15 @@ export function restoreNodeHost(input: NodeHostJson | string): NodeHost {
     json.containerd,
   );
   const iptables = new Iptables(json.iptables);
-  const files = new Map(Object.entries(json.files));
+  const files = new FileTable(Object.entries(json.files));
+  let filesSnapshot: { changes: number; json: Record<string, string> } | null = null;
+  const filesJson = (): Record<string, string> => {
+    if (filesSnapshot?.changes !== files.changes) {
+      const sorted = [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+      filesSnapshot = { changes: files.changes, json: Object.freeze(Object.fromEntries(sorted)) };
+    }
+    return filesSnapshot.json;
+  };
   const id = (k: string): string => sha256Hex(`${k}:${json.spec.name}`);
   const uuid = (h: string): string =>
     `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
@@ -183,7 +216,7 @@ export function restoreNodeHost(input: NodeHostJson | string): NodeHost {
       spec: JSON.parse(JSON.stringify(json.spec)) as NodeSpec,
       containerd: containerd.toJSON(),
       iptables: iptables.toJSON(),
-      files: Object.fromEntries([...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
+      files: filesJson(),
       systemd: systemd.toJSON(),
     }),
   };

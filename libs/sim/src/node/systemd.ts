@@ -1,4 +1,5 @@
 import { MONTH_ABBR } from '../shared/time';
+import { deepFreeze } from '../shared/deep-freeze';
 // systemd on the node: which daemons run (kubelet, containerd, kube-proxy) and journald's log.
 // The lab decides whether to call a per-node component from its unit state, so `systemctl stop
 // kubelet` and a fault that stops the kubelet are the same thing.
@@ -57,6 +58,8 @@ export class Systemd {
   private units: UnitState[];
   private journal: JournalEntry[];
   private nextPid: number;
+  /** the last toJSON copy, frozen, until a unit or the journal changes (see Iptables.toJSON) */
+  private snapshot: SystemdJson | null = null;
 
   constructor(json?: SystemdJson) {
     const c = json ? (JSON.parse(JSON.stringify(json)) as SystemdJson) : undefined;
@@ -74,9 +77,12 @@ export class Systemd {
   }
 
   toJSON(): SystemdJson {
-    return JSON.parse(
-      JSON.stringify({ units: this.units, journal: this.journal, nextPid: this.nextPid }),
-    ) as SystemdJson;
+    this.snapshot ??= deepFreeze(
+      JSON.parse(
+        JSON.stringify({ units: this.units, journal: this.journal, nextPid: this.nextPid }),
+      ) as SystemdJson,
+    );
+    return this.snapshot;
   }
 
   private allocPid(): number {
@@ -154,6 +160,8 @@ export class Systemd {
   }
 
   private append(e: JournalEntry): void {
+    // start and stop change their unit before appending: this covers them too
+    this.snapshot = null;
     this.journal.push(e);
     if (this.journal.length > MAX_JOURNAL)
       this.journal.splice(0, this.journal.length - MAX_JOURNAL);
