@@ -564,6 +564,49 @@ describe(
           .filter((c) => c.podName === 'gone'),
       ).toEqual([]);
     });
+
+    it('should stop the sidecar only once the app container is gone when the pod is deleted', () => {
+      const lab = newLab();
+      createPod(
+        lab,
+        'order',
+        [{ ...sidecar(), command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }],
+        { terminationGracePeriodSeconds: 5 },
+      );
+      waitFor(lab, () => app(lab, 'order')?.ready === true, 20_000);
+      const deletedAt = lab.now;
+      lab.request('kubernetes-admin', {
+        verb: 'delete',
+        resource: 'pods',
+        namespace: 'default',
+        name: 'order',
+      });
+      const host = lab.node('node-1')!;
+      const record = (name: string) => {
+        host.advanceTo(lab.now);
+        return host.containerd
+          .listContainers({ all: true })
+          .find((c) => c.podName === 'order' && c.name === name);
+      };
+      waitFor(lab, () => record('app')?.stopAt !== undefined, 1_000, 10);
+      // nginx is still shutting down: the sidecar has heard of the deletion but waits its turn.
+      expect(record('app')?.state).toBe('running');
+      expect(record('logger')?.state).toBe('running');
+      expect(record('logger')?.stopAt).toBeUndefined();
+      expect(
+        events(lab, 'order')
+          .filter((e) => e.reason === 'Killing')
+          .map((e) => e.message),
+      ).toEqual(['Stopping container app', 'Stopping container logger']);
+      waitFor(lab, () => record('app')?.state === 'exited', 1_000, 10);
+      lab.advance(50);
+      // The shell ignores SIGTERM: it gets what is left of the grace period, then SIGKILL.
+      expect(record('logger')?.state).toBe('running');
+      expect(record('logger')?.stopAt).toBeGreaterThan(record('app')?.finishedAt as number);
+      waitFor(lab, () => lab.peek('pods', 'default', 'order') === undefined, 10_000);
+      expect(lab.now - deletedAt).toBeGreaterThanOrEqual(5_000);
+      expect(lab.now - deletedAt).toBeLessThan(6_500);
+    });
   },
 );
 

@@ -594,19 +594,17 @@ function runningRecord(env: WorkerEnv, rt: PodRuntime, name: string): ContainerR
 }
 
 /**
- * The app containers are done: stop the sidecars, last one first. Returns true while one still
- * runs (the pod is not terminal until they are gone).
+ * The app containers of a finished pod are done: stop its sidecars, last to first. Returns true
+ * while one still runs (the pod is not terminal until they are gone).
  */
 function stopSidecars(env: WorkerEnv, pod: Pod, rt: PodRuntime, inits: Container[]): boolean {
-  const { host, ctx } = env;
-  rt.stoppingSidecars = true;
-  const grace = (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
-  let stillRunning = false;
-  for (const spec of [...inits].reverse()) {
-    if (!isRestartableInit(spec)) continue;
-    const rec = runningRecord(env, rt, spec.name);
-    if (!rec) continue;
-    if (rec.stopAt === undefined) {
+  const now = env.ctx.now;
+  if (!rt.stoppingSidecars) {
+    rt.stoppingSidecars = true;
+    // one grace period for all of them, as for a pod being deleted
+    rt.killDeadline = now + (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    for (const spec of [...inits].reverse()) {
+      if (!isRestartableInit(spec) || !runningRecord(env, rt, spec.name)) continue;
       event(env, pod, 'Normal', 'Killing', `Stopping container ${spec.name}`, spec.name);
       emit(
         env,
@@ -619,10 +617,29 @@ function stopSidecars(env: WorkerEnv, pod: Pod, rt: PodRuntime, inits: Container
         },
       );
     }
-    env.wake(host.containerd.stopContainer(rec.id, ctx.now, grace));
-    stillRunning = true;
   }
-  return stillRunning;
+  return stopNextSidecar(env, rt, inits, Math.max(0, (rt.killDeadline ?? now) - now));
+}
+
+/**
+ * terminationOrdering.waitForTurn: a sidecar gets its stop signal once every sidecar after it
+ * has exited. Returns true while a sidecar still runs.
+ */
+function stopNextSidecar(
+  env: WorkerEnv,
+  rt: PodRuntime,
+  inits: Container[],
+  graceMs: number,
+): boolean {
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const spec = inits[i] as Container;
+    if (!isRestartableInit(spec)) continue;
+    const rec = runningRecord(env, rt, spec.name);
+    if (!rec) continue;
+    env.wake(env.host.containerd.stopContainer(rec.id, env.ctx.now, graceMs));
+    return true;
+  }
+  return false;
 }
 
 function syncContainer(
@@ -1187,8 +1204,8 @@ function terminatePod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
       `Pod ${rt.namespace}/${rt.name} is being deleted: stopping its containers (grace period ${grace / 1000}s)`,
       { graceMs: grace },
     );
-    // App containers first, then the init containers (sidecars) last to first, as the kubelet
-    // orders the stop (the simulation does not wait for the app containers to be gone).
+    // Every container hears of it at once; sidecars (last to first) are stopped only after the
+    // app containers are gone (terminationOrdering), see stopNextSidecar below.
     const inits = pod.spec.initContainers;
     const order =
       inits !== undefined && inits.length > 0
@@ -1199,10 +1216,15 @@ function terminatePod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
       const rec = c?.containerId ? host.containerd.get(c.containerId) : undefined;
       if (rec && rec.state === 'running') {
         event(env, pod, 'Normal', 'Killing', `Stopping container ${spec.name}`, spec.name);
-        host.containerd.stopContainer(rec.id, now, grace);
+        if (!isRestartableInit(spec)) host.containerd.stopContainer(rec.id, now, grace);
       }
       if (c && c.stage !== 'done') c.stage = 'killing';
     }
+  }
+  const inits = pod.spec.initContainers;
+  if (inits !== undefined && inits.length > 0 && now < (rt.killDeadline ?? now)) {
+    const appsRunning = pod.spec.containers.some((s) => runningRecord(env, rt, s.name));
+    if (!appsRunning) stopNextSidecar(env, rt, inits, (rt.killDeadline as number) - now);
   }
   const running = host.containerd.listContainers({ podUid: rt.uid });
   if (running.length > 0 && now < (rt.killDeadline ?? now)) {
