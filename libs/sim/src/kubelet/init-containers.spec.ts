@@ -237,9 +237,12 @@ describe(
       createPod(lab, 'keep', [sh('init-1', 'sleep 2'), sh('init-2', 'sleep 2')]);
       waitFor(lab, () => init(lab, 'keep', 1)?.state.running !== undefined, 10_000, 20);
       const copy = restoreLab(lab.serialize());
+      const since = lab.trace().at(-1)?.seq ?? 0;
       lab.advance(10_000);
       copy.advance(10_000);
       expect(pod(copy, 'keep').status).toEqual(pod(lab, 'keep').status);
+      expect(copy.trace(since)).toEqual(lab.trace(since));
+      expect(lab.trace(since).some((e) => e.verb === 'pod-initialized')).toBe(true);
       expect(statusColumn(copy, 'keep')).toBe('1/1 Running 0');
 
       expect(lab.stopProcess({ component: 'kubelet', node: 'node-1' })).toBe(true);
