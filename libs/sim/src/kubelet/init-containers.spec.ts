@@ -378,6 +378,21 @@ describe('init containers in a lab: failures', { timeout: LAB_TEST_TIMEOUT_MS },
     expect(pod(lab, 'retry').status?.phase).toBe('Pending');
   });
 
+  it('should not probe an init container that runs to completion (the prober has no worker for it)', () => {
+    const lab = newLab();
+    createPod(lab, 'unprobed', [
+      sh('wait', 'sleep 12', {
+        livenessProbe: { exec: { command: ['false'] }, periodSeconds: 1, failureThreshold: 1 },
+      }),
+    ]);
+    waitFor(lab, () => init(lab, 'unprobed', 0)?.state.terminated !== undefined, 30_000);
+    expect(init(lab, 'unprobed', 0)).toMatchObject({
+      state: { terminated: { exitCode: 0, reason: 'Completed' } },
+      restartCount: 0,
+    });
+    expect(events(lab, 'unprobed').filter((e) => e.reason === 'Unhealthy')).toEqual([]);
+  });
+
   it('should show Init:ErrImagePull and then Init:ImagePullBackOff for a missing init image', () => {
     const lab = newLab();
     createPod(lab, 'pull', [{ name: 'fetch', image: 'busybox:no-such-tag' }]);

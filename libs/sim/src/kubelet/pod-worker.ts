@@ -163,7 +163,7 @@ export function adoptFromRuntime(host: NodeHost, pod: Pod, rt: PodRuntime, now: 
         containerID: `containerd://${prev.id}`,
       };
     }
-    if (cur.state === 'running') {
+    if (cur.state === 'running' && (i >= inits.length || isRestartableInit(spec))) {
       // Probe workers start over: readiness is unknown (not ready) until the first probe passes.
       if (spec.startupProbe) {
         c.startupSucceeded = false;
@@ -918,9 +918,11 @@ function stepStart(
   c.probes = {};
   c.startupSucceeded = false;
   const started = rec.startedAt ?? now;
-  if (spec.startupProbe)
+  // The prober manager has no workers for init containers that run to completion.
+  const probed = !c.init || isRestartableInit(spec);
+  if (probed && spec.startupProbe)
     c.probes.startup = newProbeState('startup', probeSettings(spec.startupProbe), started);
-  else {
+  else if (probed) {
     if (spec.livenessProbe)
       c.probes.liveness = newProbeState('liveness', probeSettings(spec.livenessProbe), started);
     if (spec.readinessProbe)
@@ -1333,7 +1335,7 @@ function containerView(
     };
   }
   if (rec.state === 'running') {
-    const startupOk = !spec.startupProbe || !!c.startupSucceeded;
+    const startupOk = runsToCompletion || !spec.startupProbe || !!c.startupSucceeded;
     const ready =
       !runsToCompletion &&
       startupOk &&
