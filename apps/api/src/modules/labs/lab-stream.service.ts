@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { LAB_SSE_EVENTS, type TLabNotice } from '@kubejourney/contracts';
 import type { TLabTraceRecord } from '@kubejourney/db';
 import type { Request, Response } from 'express';
@@ -26,8 +26,10 @@ const VIEW_EVERY_MS = 200;
  * (it reconnects with Last-Event-ID and misses nothing).
  */
 @Injectable()
-export class LabStreamService {
+export class LabStreamService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(LabStreamService.name);
+  /** the open streams' close functions */
+  private readonly open = new Set<() => void>();
 
   constructor(
     private readonly labs: LabsRepository,
@@ -135,6 +137,7 @@ export class LabStreamService {
     const close = () => {
       if (isClosed) return;
       isClosed = true;
+      this.open.delete(close);
       clearInterval(heartbeat);
       clearTimeout(viewTimer);
       for (const done of [...drainWaiters]) done();
@@ -165,6 +168,7 @@ export class LabStreamService {
       if (!isOverBound()) write(': ping\n\n');
     }, this.config.sseHeartbeatMs);
     request.on('close', close);
+    this.open.add(close);
     const unsubscribe = await this.events.subscribe(labId, (notice) => {
       if (notice.type !== 'deleted' && (isLagging || isOverBound())) {
         // Neither the socket nor this queue holds events for a slow reader: drop the notice
@@ -186,5 +190,14 @@ export class LabStreamService {
     // Subscribed first, then replayed: nothing committed in between can be missed.
     enqueue(() => fillFromDatabase());
     enqueue(sendView);
+  }
+
+  /**
+   * A server going down ends its streams first: the HTTP server waits for every open connection
+   * before it closes, and a stream never ends by itself. Clients reconnect (the stream says
+   * `retry: 2000`) with Last-Event-ID and miss nothing.
+   */
+  beforeApplicationShutdown(): void {
+    for (const close of [...this.open]) close();
   }
 }

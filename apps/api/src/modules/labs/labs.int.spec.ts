@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   bullmqPrefix,
@@ -533,4 +534,59 @@ beforeAll(async () => {
     const me = await http().get('/api/me').set('Cookie', cookie).expect(200);
     owners.set(cookie, me.body.user.id as string);
   }
+});
+
+describe('shutdown', () => {
+  it(
+    'should end open lab streams and exit when the API process gets SIGTERM',
+    { timeout: 60_000 },
+    async () => {
+      // The real process (built: `npm test` builds before the integration suite): NestJS's signal
+      // path closes the HTTP server last, and an open stream used to keep it waiting for ever.
+      const main = path.join(ROOT, 'apps/api/dist/main.js');
+      expect(existsSync(main), 'apps/api/dist/main.js: run `npm run build` first').toBe(true);
+      const port = 4390 + (process.pid % 50);
+      const url = `http://127.0.0.1:${port}`;
+      const api = spawn(process.execPath, [main], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: testDatabaseUrl(),
+          REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
+          API_PORT: String(port),
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const exited = new Promise<number | string | null>((resolve) =>
+        api.once('exit', (code, signal) => resolve(signal ?? code)),
+      );
+      const lab = await createLab(cyd);
+      try {
+        await waitFor(
+          async () => ((await fetch(`${url}/api/health`).catch(() => null))?.ok ? true : undefined),
+          30_000,
+          'the API to start',
+        );
+        const stream = await fetch(`${url}/api/labs/${lab.id}/stream`, {
+          headers: { Cookie: cyd },
+        });
+        expect(stream.status).toBe(200);
+        const reader = stream.body!.getReader();
+        await reader.read(); // open: `retry:` came through
+        api.kill('SIGTERM');
+        const timeout = new Promise<string>((resolve) =>
+          setTimeout(() => resolve('timeout'), 5_000),
+        );
+        expect(await Promise.race([exited, timeout])).toBe('SIGTERM');
+        const ended = (async () => {
+          for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true;
+        })();
+        expect(await Promise.race([ended, timeout])).toBe(true);
+      } finally {
+        api.kill('SIGKILL');
+        await http().delete(`/api/labs/${lab.id}`).set('Cookie', cyd);
+      }
+    },
+  );
 });
