@@ -6,6 +6,7 @@ import type { TDb, TLabDatabase } from './lab-sql';
 import {
   deleteLabObjects,
   insertLab,
+  loadCoreState,
   loadLabObjects,
   loadLabStateParts,
   lockLab,
@@ -17,7 +18,6 @@ import {
   type TLabHeader,
   type TLabKindDb,
   type TLabObjectRecord,
-  type TLabRecord,
   type TLabStateUpdate,
   type TLabStatusDb,
   type TLabTraceRecord,
@@ -160,7 +160,7 @@ export class LabWriteContext<L extends TSimLab> {
 
   constructor(
     readonly lab: L,
-    readonly row: Readonly<TLabRecord>,
+    readonly row: Readonly<TLabHeader>,
     readonly nowWallMs: number,
     private readonly maxCatchUpMs: number,
     private readonly storedTerminalState: string | null = null,
@@ -458,7 +458,7 @@ export class LabStore<L extends TSimLab> {
    */
   private async replay(
     tx: TDb,
-    row: TLabRecord,
+    row: TLabHeader,
     cached: TCachedLab<L>,
   ): Promise<TCachedLab<L> | null> {
     const { lab } = cached;
@@ -475,7 +475,7 @@ export class LabStore<L extends TSimLab> {
     if (behind > 0) lab.advance(behind);
     if (lab.now !== row.simTimeMs) return null;
     const split = coreAndParts(lab.serializeState(CORE_ONLY));
-    if (split.core !== row.coreState) return null;
+    if (split.core !== (await loadCoreState(tx, row.id))) return null;
     const terminal = cached.parts.get(LAB_TERMINAL_PART);
     const parts =
       terminal === undefined
@@ -492,7 +492,7 @@ export class LabStore<L extends TSimLab> {
     };
   }
 
-  private async restore(tx: TDb, row: TLabRecord): Promise<TCachedLab<L>> {
+  private async restore(tx: TDb, row: TLabHeader): Promise<TCachedLab<L>> {
     // one connection runs one statement at a time: no point in overlapping them
     const objects = await loadLabObjects(tx, row.id);
     const parts = await loadLabStateParts(tx, row.id);
@@ -500,7 +500,8 @@ export class LabStore<L extends TSimLab> {
     const own = trace
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
-    const lab = this.engine.restore(mergeLabSnapshot(row.coreState, parts, objects, own));
+    const core = await loadCoreState(tx, row.id);
+    const lab = this.engine.restore(mergeLabSnapshot(core, parts, objects, own));
     return {
       lab,
       parts: new Map(parts.map((p) => [p.name, p.value])),
@@ -583,7 +584,7 @@ export class LabStore<L extends TSimLab> {
   }
 
   private toCommit(
-    row: TLabRecord,
+    row: TLabHeader,
     state: TLabStateUpdate,
     events: TLabTraceRecord[],
     objectsChanged: boolean,

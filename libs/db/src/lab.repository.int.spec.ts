@@ -7,6 +7,7 @@ import {
   findOwnedLab,
   insertLab,
   listLabsNeedingTicks,
+  loadCoreState,
   loadLabObjects,
   loadLabStateParts,
   lockLab,
@@ -97,7 +98,8 @@ describe('lab repository', () => {
     const id = await newLab();
     await labDb.transaction(async (tx) => {
       const row = await lockLab(tx, id, { skipLocked: false });
-      expect(row?.coreState).toBe('{"core":true}');
+      expect(row?.revision).toBe(1);
+      expect(await loadCoreState(tx, id)).toBe('{"core":true}');
       await persistLabChanges(tx, id, {
         upserts: [
           { key: '/registry/a', value: '{"a":2}', createRevision: 2, modRevision: 4, version: 2 },

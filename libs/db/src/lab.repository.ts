@@ -155,14 +155,23 @@ export async function lockLab(
   tx: TDb,
   labId: string,
   opts: { skipLocked: boolean },
-): Promise<TLabRecord | null> {
+): Promise<TLabHeader | null> {
+  // Without the core state: a writer whose cached instance is at the locked revision (most
+  // writes) never reads it, and it is a few KB per write.
   const rows = opts.skipLocked
-    ? await tx.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS}, "coreState" FROM "Lab"
+    ? await tx.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS} FROM "Lab"
         WHERE "id" = ${labId} FOR UPDATE SKIP LOCKED`
-    : await tx.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS}, "coreState" FROM "Lab"
+    : await tx.$queryRaw<TRawLab[]>`SELECT ${HEADER_COLUMNS} FROM "Lab"
         WHERE "id" = ${labId} FOR UPDATE`;
   const row = rows[0];
-  return row ? (toLabRecord(row) as TLabRecord) : null;
+  return row ? toLabRecord(row) : null;
+}
+
+/** The lab's serialized core (see lab-snapshot.ts); '' when the lab is gone. */
+export async function loadCoreState(db: TDb, labId: string): Promise<string> {
+  const [row] = await db.$queryRaw<{ coreState: string }[]>`SELECT "coreState" FROM "Lab"
+    WHERE "id" = ${labId}`;
+  return row?.coreState ?? '';
 }
 
 /** The lab's header when `ownerId` owns it; null otherwise (callers answer 404 either way). */
