@@ -14,7 +14,7 @@ import {
   LabStore,
   type LabWriteContext,
 } from '@kubejourney/db';
-import { ADMIN_USER, createLab, restoreLab, type SimLab } from '@kubejourney/sim';
+import { createLab, restoreLab, runCommandLine, type SimLab } from '@kubejourney/sim';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,28 +27,16 @@ const EXECS = Number(args.execs);
 const url =
   process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/kubejourney_test';
 
-const DEPLOYMENT = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'default' },
-  spec: {
-    replicas: 3,
-    selector: { matchLabels: { app: 'web' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
-    },
-  },
-};
-
-function command(ctx: LabWriteContext<SimLab>, input: string, run: () => unknown): void {
+/** What `POST /exec` does in its write: catch up, run the line through the shell, record it. */
+function command(ctx: LabWriteContext<SimLab>, input: string): void {
   ctx.catchUp();
-  const out = run();
+  const out = runCommandLine(ctx.lab, input, (ms) => ctx.advance(ms), ctx.terminalState);
+  ctx.terminalState = out.terminalState;
   ctx.recordCommand({
     input,
-    stdout: JSON.stringify(out).slice(0, 200),
-    stderr: '',
-    exitCode: 0,
+    stdout: out.stdout,
+    stderr: out.stderr,
+    exitCode: out.exitCode,
     simTimeMs: ctx.lab.now,
     wallMs: 0,
   });
@@ -67,6 +55,13 @@ async function main(): Promise<void> {
       restores[who]++;
       return restoreLab(text);
     },
+    // as libs/content's engine: the worker runs the API's command again instead of restoring
+    replayCommand: (
+      lab: SimLab,
+      c: { input: string },
+      terminal: string | null,
+      advance: (ms: number) => unknown,
+    ) => runCommandLine(lab, c.input, advance, terminal).terminalState,
   });
   const options = {
     maxCatchUpMs: 2_000,
@@ -98,9 +93,7 @@ async function main(): Promise<void> {
       const c0 = process.cpuUsage();
       const w0 = performance.now();
       const r = await api.write(id, { skipLocked: false, ownerId }, (ctx) =>
-        command(ctx, 'kubectl get pods', () =>
-          ctx.lab.request(ADMIN_USER, { verb: 'list', resource: 'pods', namespace: 'default' }),
-        ),
+        command(ctx, 'kubectl get pods'),
       );
       const c = process.cpuUsage(c0);
       if (r.kind !== 'ok') throw new Error(`exec: ${r.kind}`);
@@ -109,15 +102,9 @@ async function main(): Promise<void> {
     };
     for (let i = 0; i < 20; i++) await tick(); // the fresh cluster settles
     await api.write(id, { skipLocked: false, ownerId }, (ctx) =>
-      command(ctx, 'kubectl apply -f deployment.yaml', () =>
-        ctx.lab.request(ADMIN_USER, {
-          verb: 'create',
-          resource: 'deployments',
-          namespace: 'default',
-          body: DEPLOYMENT,
-        }),
-      ),
+      command(ctx, 'kubectl create deployment web --image=nginx:1.27 --replicas=3'),
     );
+
     for (let i = 0; i < EXECS; i++) {
       // the learner types while the worker ticks the converging lab: one tick, then the command
       await tick();

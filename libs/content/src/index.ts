@@ -7,3 +7,4 @@ export { MESSAGES_EN } from './i18n/messages.en';
 export { MESSAGES_ZH_TW } from './i18n/messages.zh-tw';
 export * from './chapters';
 export * from './scenarios';
+export * from './labs/lab-blueprint';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createLab, restoreLab, type SimLab } from '@kubejourney/sim';
+import { createLab, restoreLab, runCommandLine, type SimLab } from '@kubejourney/sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../test/test-database';
 import { createPrismaClient } from './prisma-client.factory';
 import { createLabDatabase } from './lab-sql';
 import { findLabHeader, loadLabObjects, loadLabStateParts, readTraceAfter } from './lab.repository';
 import { mergeLabSnapshot } from './lab-snapshot';
-import { LAB_TERMINAL_PART, LabStore, type TLabEngine } from './lab-store';
+import { LAB_TERMINAL_PART, LabStore, type LabWriteContext, type TLabEngine } from './lab-store';
 
 const prisma = createPrismaClient(testDatabaseUrl());
 // the lab store's own pool, as the apps run it
@@ -20,7 +20,25 @@ const engine: TLabEngine<SimLab> = {
     restores.push(text);
     return restoreLab(text);
   },
+  replayCommand: (lab, command, terminalState, advance) =>
+    runCommandLine(lab, command.input, advance, terminalState).terminalState,
 };
+
+/** What `POST /exec` does in a write: catch up, run the line, record it. */
+function exec(ctx: LabWriteContext<SimLab>, line: string): string {
+  ctx.catchUp();
+  const out = runCommandLine(ctx.lab, line, (ms) => ctx.advance(ms), ctx.terminalState);
+  ctx.terminalState = out.terminalState;
+  ctx.recordCommand({
+    input: line,
+    stdout: out.stdout,
+    stderr: out.stderr,
+    exitCode: out.exitCode,
+    simTimeMs: ctx.lab.now,
+    wallMs: 0,
+  });
+  return out.stdout;
+}
 
 function newStore(): LabStore<SimLab> {
   return new LabStore(labDb, engine, {
@@ -141,6 +159,60 @@ describe('LabStore', () => {
     reference.advance(0);
     for (let i = 0; i < 4; i++) reference.advance(250);
     expect(JSON.parse(await storedSerialization(id))).toEqual(JSON.parse(reference.serialize()));
+  });
+
+  it("should run another process's command again instead of restoring, and store the same lab", async () => {
+    const api = newStore();
+    const worker = newStore();
+    const id = await createOne(api);
+    restores.length = 0;
+    wall += 250;
+    await worker.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(1); // the worker's first look at the lab
+    wall += 300;
+    await api.write(id, { skipLocked: false }, (ctx) =>
+      exec(ctx, 'kubectl create deployment web --image=nginx:1.27 --replicas=2'),
+    );
+    wall += 250;
+    const ticked = await worker.write(id, { skipLocked: true }, (ctx) => {
+      ctx.catchUp();
+      return ctx.lab.peek('deployments', 'default', 'web') !== undefined;
+    });
+    expect(ticked).toMatchObject({ kind: 'ok', result: true });
+    expect(restores).toHaveLength(1);
+    // (the replay is checked against the rows it wrote: core text, keyspace and parts digests)
+    expect(await findLabHeader(labDb, id)).toMatchObject({ revision: 4, commandSeq: 1 });
+
+    // a command that lets time pass itself cannot be placed in time: the worker restores
+    wall += 250;
+    await api.write(id, { skipLocked: false }, (ctx) => exec(ctx, 'sleep 1'));
+    wall += 250;
+    await worker.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(2);
+    // several commands in a row are run again one after the other, the shell's state carried
+    wall += 100;
+    await api.write(id, { skipLocked: false }, (ctx) => exec(ctx, 'cd /tmp'));
+    wall += 100;
+    await api.write(id, { skipLocked: false }, (ctx) =>
+      exec(ctx, 'kubectl scale deployment web --replicas=3'),
+    );
+    wall += 100;
+    await api.write(id, { skipLocked: false }, (ctx) => exec(ctx, 'pwd'));
+    wall += 250;
+    const scaled = await worker.write(id, { skipLocked: true }, (ctx) => {
+      ctx.catchUp();
+      return [ctx.lab.peek('deployments', 'default', 'web')?.spec?.replicas, ctx.terminalState];
+    });
+    expect(restores).toHaveLength(2);
+    expect(scaled).toMatchObject({ kind: 'ok', result: [3, expect.stringContaining('/tmp')] });
+    // but not when a write in between was no command (here: a clock change)
+    wall += 100;
+    await api.write(id, { skipLocked: false }, (ctx) => exec(ctx, 'kubectl get pods'));
+    wall += 100;
+    await api.write(id, { skipLocked: false }, (ctx) => ctx.changeClock({ speed: 2 }));
+    wall += 250;
+    await worker.write(id, { skipLocked: true }, (ctx) => ctx.catchUp());
+    expect(restores).toHaveLength(3);
   });
 
   it('should restore when another process changed only what the lab does not hold (the terminal)', async () => {

@@ -7,6 +7,7 @@ import {
   deleteLabObjects,
   insertLab,
   loadCoreState,
+  loadLabCommands,
   loadLabObjects,
   loadLabStateParts,
   lockLab,
@@ -71,11 +72,22 @@ export interface TLabBlueprint {
   seed: number;
 }
 
-/** How labs come to life; the apps bind it to libs/sim's createLab / restoreLab. */
+/** How labs come to life; the apps bind it to libs/sim (libs/content `simLabEngine`). */
 export interface TLabEngine<L extends TSimLab> {
   /** null when the blueprint names a scenario that does not exist */
   create(blueprint: TLabBlueprint): L | null;
   restore(serialized: string): L;
+  /**
+   * Runs a recorded command line again, as `POST /exec` ran it, on an instance in the state it
+   * ran on; returns the terminal state after it. Without it, a process whose copy of a lab is
+   * one command behind restores the lab from its rows.
+   */
+  replayCommand?(
+    lab: L,
+    command: { input: string; kind: TLabKindDb },
+    terminalState: string | null,
+    advance: (ms: number) => unknown,
+  ): string;
 }
 
 export interface TLabStoreOptions {
@@ -123,6 +135,9 @@ interface TCachedLab<L> {
  * (see `replay`); further behind, restoring from the rows costs less than advancing.
  */
 const REPLAY_MAX_MS = 2_000;
+
+/** The most commands another process recorded that a cached instance runs again (see `replay`). */
+const REPLAY_MAX_COMMANDS = 20;
 
 /**
  * Trace events a cached lab may hold in memory beyond what it was restored with. They are all
@@ -321,7 +336,9 @@ export class LabStore<L extends TSimLab> {
         const entry = this.cache.take(labId);
         const cached =
           (entry?.revision === row.revision ? entry.lab : null) ??
-          (entry && entry.revision < row.revision ? await this.replay(tx, row, entry.lab) : null) ??
+          (entry && entry.revision < row.revision
+            ? await this.replay(tx, row, entry.lab, entry.revision)
+            : null) ??
           (await this.restore(tx, row));
         const ctx = new LabWriteContext(
           cached.lab,
@@ -447,36 +464,58 @@ export class LabStore<L extends TSimLab> {
 
   /**
    * Brings an instance cached at an older revision up to the locked row, instead of restoring
-   * the lab from its rows: the writes in between were most likely the worker's ticks, which only
-   * advanced the clock, and the simulator is deterministic, so advancing this instance to the
-   * row's sim time gives the same lab. "Most likely" is not enough, so the result is checked
-   * against what is stored: the core text byte for byte, and digests (computed by PostgreSQL,
-   * no texts sent) of the whole keyspace and of every state part, terminal included. Any other
-   * write in between (a command from another process, a reset, a snapshot restore) leaves a
-   * difference there, and then the caller restores from the rows as before. The instance is
-   * not reused when this fails (it has advanced).
+   * the lab from its rows. The writes in between were most likely the worker's ticks, which only
+   * advanced the clock, or one command the learner typed in the API; the simulator and the
+   * command line are deterministic, so advancing this instance to the row's sim time (running
+   * that command at the time it ran) gives the same lab. "Most likely" is not enough, so the
+   * result is checked against what is stored: the core text byte for byte, and digests
+   * (computed by PostgreSQL, no texts sent) of the whole keyspace and of every state part,
+   * terminal included. Any other write in between (a clock change, a reset, a snapshot restore,
+   * several commands) leaves a difference there, and then the caller restores from the rows as
+   * before. The instance is not reused when this fails (it has advanced).
    */
   private async replay(
     tx: TDb,
     row: TLabHeader,
     cached: TCachedLab<L>,
+    cachedRevision: number,
   ): Promise<TCachedLab<L> | null> {
     const { lab } = cached;
-    const behind = row.simTimeMs - lab.now;
-    // A command in between changed the lab in ways advancing cannot reproduce: restore at once.
-    if (
-      cached.traceSeqOffset !== row.traceSeqOffset ||
-      cached.commandSeq !== row.commandSeq ||
-      behind < 0 ||
-      behind > REPLAY_MAX_MS
-    ) {
-      return null;
+    if (cached.traceSeqOffset !== row.traceSeqOffset) return null;
+    let terminal = cached.parts.get(LAB_TERMINAL_PART);
+    if (cached.commandSeq !== row.commandSeq) {
+      // Every write in between recorded one command (the learner typed while this process held
+      // the lab): run them again, each at the simulated time it ran. A command that let time
+      // pass itself (`sleep`, `kubectl wait`) ends at another time than it started, misses the
+      // comparison below and is restored from the rows instead.
+      const count = row.commandSeq - cached.commandSeq;
+      const replayCommand = this.engine.replayCommand?.bind(this.engine);
+      if (!replayCommand || count < 1 || count > REPLAY_MAX_COMMANDS) return null;
+      if (row.revision - cachedRevision !== count) return null;
+      const commands = await loadLabCommands(tx, row.id, cached.commandSeq, row.commandSeq);
+      if (commands.length !== count) return null;
+      for (const command of commands) {
+        const behind = command.simTimeMs - lab.now;
+        if (behind < 0 || behind > REPLAY_MAX_MS) return null;
+        if (behind > 0) lab.advance(behind);
+        terminal = replayCommand(
+          lab,
+          { input: command.input, kind: row.kind },
+          terminal ?? null,
+          (ms) => lab.advance(ms),
+        );
+        // what a write does after a command: drain what it set off, at the same instant
+        lab.advance(0);
+      }
+    } else {
+      // The writes in between only advanced the clock (the worker's ticks): advance as far.
+      const behind = row.simTimeMs - lab.now;
+      if (behind < 0 || behind > REPLAY_MAX_MS) return null;
+      if (behind > 0) lab.advance(behind);
     }
-    if (behind > 0) lab.advance(behind);
     if (lab.now !== row.simTimeMs) return null;
     const split = coreAndParts(lab.serializeState(CORE_ONLY));
     if (split.core !== (await loadCoreState(tx, row.id))) return null;
-    const terminal = cached.parts.get(LAB_TERMINAL_PART);
     const parts =
       terminal === undefined
         ? split.parts

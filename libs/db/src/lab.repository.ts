@@ -408,6 +408,19 @@ export async function readRecentTrace(
 
 type TRawCommand = Omit<TLabCommandRecord, 'simTimeMs'> & { simTimeMs: bigint | number | string };
 
+/** The inputs of commands `afterSeq` < seq <= `untilSeq`, in order, with the sim time each ended at. */
+export async function loadLabCommands(
+  db: TDb,
+  labId: string,
+  afterSeq: number,
+  untilSeq: number,
+): Promise<{ input: string; simTimeMs: number }[]> {
+  const rows = await db.$queryRaw<{ input: string; simTimeMs: bigint | number | string }[]>`SELECT
+      "input", "simTimeMs" FROM "LabCommand"
+    WHERE "labId" = ${labId} AND "seq" > ${afterSeq} AND "seq" <= ${untilSeq} ORDER BY "seq"`;
+  return rows.map((r) => ({ input: r.input, simTimeMs: Number(r.simTimeMs) }));
+}
+
 export async function listLabCommands(
   db: TDb,
   labId: string,

@@ -6,6 +6,7 @@ import {
   labSchedulerId,
   type TLabTickPayload,
 } from '@kubejourney/contracts';
+import { simLabEngine } from '@kubejourney/content';
 import { createLabDatabase, findLabHeader, LabStore } from '@kubejourney/db';
 import type { SimLab } from '@kubejourney/sim';
 import { type Job, Queue, Worker } from 'bullmq';
@@ -14,7 +15,6 @@ import type { Logger } from 'pino';
 import type { TWorkerConfig } from '../config/worker-config';
 import { createJobRegistry } from './job-registry';
 import { loadLabWorkerConfig, type TLabWorkerConfig } from './lab-config';
-import { simLabEngine } from './lab-engine';
 import { labHibernateJob } from './lab-hibernate.job';
 import { createLabHibernateHandler } from './lab-hibernate.handler';
 import { labRearmJob } from './lab-rearm.job';

@@ -1,19 +1,15 @@
-import { createTerminal, type SimLab, type TerminalState } from '@kubejourney/sim';
+import {
+  runCommandLine,
+  type CommandLineEditor,
+  type CommandLineOutput,
+  type SimLab,
+} from '@kubejourney/sim';
 
 /** Where a command wants the UI's editor (`vi FILE`, `kubectl edit`). */
-export type TLabOpenEditor = { path: string; host: string; afterSave?: string };
+export type TLabOpenEditor = CommandLineEditor;
 
 /** What one command line prints; never throws (the simulator's command line contract). */
-export type TLabCommandOutput = {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-  /** the shell's prompt after the command (follows `ssh node-1`, `cd`) */
-  prompt: string;
-  openEditor?: TLabOpenEditor;
-  /** the terminal's state after the command (JSON text), to hand to the next command */
-  terminalState: string;
-};
+export type TLabCommandOutput = CommandLineOutput;
 
 /**
  * Runs one command line (kubectl, etcdctl, the node shell) against a lab, in the terminal state
@@ -32,50 +28,5 @@ export type TLabShell = (
 
 export const LAB_SHELL = Symbol('LAB_SHELL');
 
-/**
- * A view of the lab for the terminal in which letting time pass goes through `advance` (the
- * write context's), so everything a command does is seen by the store.
- */
-function withAdvance(lab: SimLab, advance: (ms: number) => unknown): SimLab {
-  return new Proxy(lab, {
-    get(target, property) {
-      if (property === 'advance') {
-        return (ms: number) => advance(ms);
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-/** A stored state that is not JSON starts a fresh shell (the terminal repairs the rest). */
-function parseState(text: string | null): TerminalState | undefined {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text) as TerminalState;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * libs/sim's command line. A terminal is built per command (the lab may have been restored in
- * another process since the last one) from the state the previous command saved, so ssh hops,
- * the working directory, variables, history and `kubectl proxy` carry over.
- */
-export const simLabShell: TLabShell = (lab, line, advance, terminalState, initialFiles) => {
-  const files = terminalState === null && initialFiles ? { ...initialFiles } : undefined;
-  const terminal = createTerminal(withAdvance(lab, advance), {
-    state: parseState(terminalState),
-    ...(files ? { files } : {}),
-  });
-  const { stdout, stderr, exitCode, prompt, openEditor } = terminal.exec(line);
-  return {
-    stdout,
-    stderr,
-    exitCode,
-    prompt,
-    ...(openEditor ? { openEditor } : {}),
-    terminalState: JSON.stringify(terminal.saveState()),
-  };
-};
+/** libs/sim's command line; the worker replays commands with the same function. */
+export const simLabShell: TLabShell = runCommandLine;

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { simLabEngine } from '@kubejourney/content';
 import {
   deleteLab,
   findOwnedLab,
@@ -19,7 +20,6 @@ import {
 } from '@kubejourney/db';
 import type { SimLab } from '@kubejourney/sim';
 import { LAB_DB } from '../../infra/prisma.module';
-import { simLabEngine } from './lab-engine';
 import { LABS_CONFIG, type TLabsConfig } from './labs.config';
 
 export type TLabViewData = { header: TLabHeader; coreState: string; objects: TLabObjectRecord[] };

@@ -9,7 +9,7 @@ import type {
   TLabNotice,
   TLabView,
 } from '@kubejourney/contracts';
-import { CHAPTER_LAB_FILES, findScenario, gradeScenario, SCENARIOS } from '@kubejourney/content';
+import { findScenario, gradeScenario, labStartFiles, SCENARIOS } from '@kubejourney/content';
 import type { LabWriteContext, TLabCommit, TLabWriteResult } from '@kubejourney/db';
 import { ADMIN_USER, type ApiResponse, type LabRequest, type SimLab } from '@kubejourney/sim';
 import { randomInt } from 'node:crypto';
@@ -115,8 +115,9 @@ export class LabsService {
         command,
         (ms) => ctx.advance(ms),
         ctx.terminalState,
-        // A sandbox starts with the files the chapters' commands use (kubectl apply -f deployment.yaml).
-        ctx.row.kind === 'SANDBOX' ? CHAPTER_LAB_FILES : undefined,
+        // A sandbox starts with the files the chapters' commands use (kubectl apply -f
+        // deployment.yaml); the worker replays the command with the same (libs/content).
+        labStartFiles(ctx.row.kind),
       );
       ctx.terminalState = terminalState;
       const simTimeMs = ctx.lab.now;

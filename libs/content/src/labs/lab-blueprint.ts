@@ -1,0 +1,42 @@
+import { createLab, restoreLab, runCommandLine, type SimLab } from '@kubejourney/sim';
+import { CHAPTER_LAB_FILES } from '../chapters/chapter-commands.data';
+import { findScenario } from '../scenarios/scenarios.data';
+import { createScenarioLab } from '../scenarios/scenario-lab';
+
+/** What a stored lab is built from (libs/db keeps it on the Lab row). */
+export type TLabBlueprintKind = 'SANDBOX' | 'SCENARIO';
+
+/**
+ * The files /root holds when a lab's first shell opens: a sandbox has the manifests the
+ * chapters' commands use (`kubectl apply -f deployment.yaml`); a scenario brings its own state.
+ */
+export function labStartFiles(
+  kind: TLabBlueprintKind,
+): Readonly<Record<string, string>> | undefined {
+  return kind === 'SANDBOX' ? CHAPTER_LAB_FILES : undefined;
+}
+
+/**
+ * libs/sim bound to the lab store (libs/db `TLabEngine`), the same in the API and the worker:
+ * a sandbox is the default cluster (control plane + 3 nodes); a scenario is built broken from
+ * its setup (an unknown scenario id gives null). `replayCommand` runs a recorded command line
+ * again exactly as `POST /exec` ran it, so a process whose copy of the lab is one command behind
+ * catches up without rebuilding the lab.
+ */
+export const simLabEngine = {
+  create(blueprint: { kind: TLabBlueprintKind; scenarioId: string | null; seed: number }) {
+    if (blueprint.kind === 'SANDBOX') return createLab({ seed: blueprint.seed });
+    const scenario = blueprint.scenarioId ? findScenario(blueprint.scenarioId) : undefined;
+    return scenario ? createScenarioLab(scenario, blueprint.seed) : null;
+  },
+  restore: (serialized: string): SimLab => restoreLab(serialized),
+  replayCommand(
+    lab: SimLab,
+    command: { input: string; kind: TLabBlueprintKind },
+    terminalState: string | null,
+    advance: (ms: number) => unknown,
+  ): string {
+    return runCommandLine(lab, command.input, advance, terminalState, labStartFiles(command.kind))
+      .terminalState;
+  },
+};
