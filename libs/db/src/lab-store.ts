@@ -64,6 +64,8 @@ export interface TSimLab {
   serialize(options?: { keyspace?: boolean; traceEvents?: boolean }): string;
   /** the value `serialize` stringifies (read at once, never changed) */
   serializeState(options?: { keyspace?: boolean; traceEvents?: boolean }): unknown;
+  /** drops all but the newest `keep` trace events from memory (the store has them all) */
+  forgetTrace?(keep: number): void;
 }
 
 export interface TLabBlueprint {
@@ -142,9 +144,9 @@ const REPLAY_MAX_COMMANDS = 20;
 /**
  * Trace events a cached lab may hold in memory beyond what it was restored with. They are all
  * persisted already and nothing reads them back from memory (a write serializes the lab without
- * them), but the simulator keeps up to 50,000 per lab: past this many the instance is dropped
- * after its write, so a process holding many labs stays small, and the next write restores it
- * with only `restoreTraceEvents`.
+ * them), but the simulator keeps up to 50,000 per lab: past this many the instance forgets all
+ * but `restoreTraceEvents` of them (or, if it cannot, is dropped after its write and restored
+ * by the next), so a process holding many labs stays small.
  */
 const TRACE_SLACK_EVENTS = 500;
 
@@ -455,6 +457,11 @@ export class LabStore<L extends TSimLab> {
     parts: readonly { name: string; value: string }[],
     seqs: { traceSeqOffset: number; commandSeq: number },
   ): void {
+    const keep = this.options.restoreTraceEvents;
+    if (lab.trace(0).length > keep + TRACE_SLACK_EVENTS) {
+      if (!lab.forgetTrace) return;
+      lab.forgetTrace(keep);
+    }
     this.cache.set(labId, revision, {
       lab,
       parts: new Map(parts.map((p) => [p.name, p.value])),
@@ -612,13 +619,10 @@ export class LabStore<L extends TSimLab> {
       command,
       state,
     });
-    const inMemory = lab.trace(0).length;
-    if (inMemory <= this.options.restoreTraceEvents + TRACE_SLACK_EVENTS) {
-      this.remember(row.id, state.revision, lab, snapshot.parts, {
-        traceSeqOffset: row.traceSeqOffset,
-        commandSeq: state.commandSeq,
-      });
-    }
+    this.remember(row.id, state.revision, lab, snapshot.parts, {
+      traceSeqOffset: row.traceSeqOffset,
+      commandSeq: state.commandSeq,
+    });
     return this.toCommit(row, state, events, upserts.length + deletes.length > 0);
   }
 

@@ -16,16 +16,32 @@ export function labStartFiles(
   return kind === 'SANDBOX' ? CHAPTER_LAB_FILES : undefined;
 }
 
+/** Simulated time a fresh cluster may take to come up (it takes about 12 s). */
+const BOOT_LIMIT_MS = 60_000;
+
+/**
+ * A sandbox as a learner finds a cluster kubeadm has just set up: every node Ready, kube-proxy
+ * and CoreDNS running, nothing left to do. Its boot (~12 simulated seconds, ~1,200 trace
+ * events) happens here, once, and is in the lab's trace like everything else; the lab arrives
+ * quiescent, so no tick runs until the learner does something. Steps of 500 ms, as ticks would.
+ */
+export function createBootedLab(seed: number): SimLab {
+  const lab = createLab({ seed });
+  let step = lab.advance(0);
+  for (let t = 0; !step.quiescent && t < BOOT_LIMIT_MS; t += 500) step = lab.advance(500);
+  return lab;
+}
+
 /**
  * libs/sim bound to the lab store (libs/db `TLabEngine`), the same in the API and the worker:
- * a sandbox is the default cluster (control plane + 3 nodes); a scenario is built broken from
+ * a sandbox is the default cluster (control plane + 3 nodes), booted; a scenario is built broken from
  * its setup (an unknown scenario id gives null). `replayCommand` runs a recorded command line
  * again exactly as `POST /exec` ran it, so a process whose copy of the lab is one command behind
  * catches up without rebuilding the lab.
  */
 export const simLabEngine = {
   create(blueprint: { kind: TLabBlueprintKind; scenarioId: string | null; seed: number }) {
-    if (blueprint.kind === 'SANDBOX') return createLab({ seed: blueprint.seed });
+    if (blueprint.kind === 'SANDBOX') return createBootedLab(blueprint.seed);
     const scenario = blueprint.scenarioId ? findScenario(blueprint.scenarioId) : undefined;
     return scenario ? createScenarioLab(scenario, blueprint.seed) : null;
   },

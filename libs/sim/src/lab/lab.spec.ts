@@ -363,6 +363,28 @@ describe('determinism and serialization', () => {
     expect(seqs[0]).toBe(lastSeq + 1);
   }, 60_000);
 
+  it('should behave and serialize as before when it forgets old trace events', () => {
+    const a = workload(3);
+    const b = workload(3);
+    const lastSeq = b.trace().at(-1)?.seq ?? 0;
+    b.forgetTrace(10);
+    expect(b.trace().map((e) => e.seq)).toEqual(
+      Array.from({ length: 10 }, (_, i) => lastSeq - 9 + i),
+    );
+    for (const lab of [a, b]) {
+      lab.request('kubernetes-admin', {
+        verb: 'create',
+        resource: 'configmaps',
+        namespace: 'default',
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } },
+      });
+      lab.advance(5_000);
+    }
+    const core = { traceEvents: false } as const;
+    expect(b.serialize(core)).toBe(a.serialize(core));
+    expect(b.trace(lastSeq)).toEqual(a.trace(lastSeq));
+  }, 60_000);
+
   it('should report changed and deleted etcd keys of each advance', () => {
     const lab = createLab();
     lab.advance(10);

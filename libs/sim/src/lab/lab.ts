@@ -74,6 +74,13 @@ export interface SimLab extends Lab {
   /** records a trace event from outside the components (faults, CLI) */
   emit(event: Omit<TraceEvent, 'seq' | 't'>): number;
   /**
+   * Drops all but the newest `keep` trace events from memory, for a holder that stores them
+   * elsewhere (the lab store: every event has its row). Seqs go on from where they were, and
+   * nothing the cluster does reads past events, so the lab behaves and serializes as before,
+   * minus those events.
+   */
+  forgetTrace(keep: number): void;
+  /**
    * The value `serialize` stringifies (`JSON.stringify` of it is `serialize`'s text), for a
    * caller that splits it into pieces and would otherwise parse the text back. It shares
    * objects with the live lab: read or stringify it before the lab runs again, never change it.
@@ -734,6 +741,10 @@ class LabImpl implements SimLab {
 
   emit(event: Omit<TraceEvent, 'seq' | 't'>): number {
     return this.traceStore.emit(event);
+  }
+
+  forgetTrace(keep: number): void {
+    this.traceStore.forget(keep);
   }
 
   snapshotSave(): EtcdSnapshot {

@@ -55,6 +55,11 @@ export class TraceStore implements TraceSink {
     return this.events.slice(lo);
   }
 
+  /** Keeps only the newest `keep` events (their seqs and the next seq are unchanged). */
+  forget(keep: number): void {
+    if (this.events.length > keep) this.events = this.events.slice(this.events.length - keep);
+  }
+
   get lastSeq(): number {
     return this.nextSeq - 1;
   }
