@@ -25,7 +25,6 @@ import {
 } from './lab.repository';
 import {
   mergeLabSnapshot,
-  splitLabSnapshot,
   splitLabValue,
   type TLabSnapshotParts,
 } from './lab-snapshot';
@@ -427,7 +426,8 @@ export class LabStore<L extends TSimLab> {
     state: TLabStateUpdate & { lastActiveAt: Date };
   } {
     const first = lab.advance(0);
-    const snapshot = splitLabSnapshot(lab.serialize());
+    // the value, not its text: the hosts' frozen sections keep their texts for the next write
+    const snapshot = splitLabValue(lab.serializeState());
     const events = lab.trace(0).map((e) => shiftTrace(e, carry.traceSeqOffset));
     const nextWakeAt = lab.nextWakeAt();
     const state = {
