@@ -23,11 +23,7 @@ import {
   type TLabStatusDb,
   type TLabTraceRecord,
 } from './lab.repository';
-import {
-  mergeLabSnapshot,
-  splitLabValue,
-  type TLabSnapshotParts,
-} from './lab-snapshot';
+import { mergeLabSnapshot, splitLabValue, type TLabSnapshotParts } from './lab-snapshot';
 
 // The one place a lab changes: lock the row (one writer per lab across processes) → restore the
 // simulator (or take it from the in-process cache at the locked revision) → let the caller act
