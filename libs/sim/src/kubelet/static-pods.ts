@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import type { Pod } from '../model';
 import type { NodeHost } from '../node/node-host';
 import { sha256Hex } from '../node/sha256';
+import { deepFreeze } from '../shared/deep-freeze';
 
 export const STATIC_POD_PATH = '/etc/kubernetes/manifests';
 export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -43,7 +44,7 @@ export function readStaticPods(
     const text = host.files.get(file) as string;
     let hit = cache.get(file);
     if (!hit || hit.text !== text) {
-      hit = { text, parsed: parseManifest(host, file, text) };
+      hit = { text, parsed: parseShared(host, file, text) };
       cache.set(file, hit);
     }
     if (hit.parsed.ok) pods.push(hit.parsed.sp);
@@ -51,6 +52,26 @@ export function readStaticPods(
   }
   for (const file of [...cache.keys()]) if (!host.files.has(file)) cache.delete(file);
   return { pods, errors };
+}
+
+/**
+ * Parsed manifests shared by every lab in the process, by node, file and text: the kubeadm
+ * manifests are the same text in every lab, and a lab restored in a worker would otherwise parse
+ * its four manifests (YAML) again (~2.5 ms of each restore). The result depends on nothing else,
+ * and is frozen so that no lab can change what another one reads. Bounded: cleared when full.
+ */
+const sharedParses = new Map<string, Parsed>();
+const SHARED_PARSES_MAX = 512;
+
+function parseShared(host: NodeHost, file: string, text: string): Parsed {
+  const key = `${host.name}\n${file}\n${text}`;
+  let parsed = sharedParses.get(key);
+  if (!parsed) {
+    if (sharedParses.size >= SHARED_PARSES_MAX) sharedParses.clear();
+    parsed = deepFreeze(parseManifest(host, file, text));
+    sharedParses.set(key, parsed);
+  }
+  return parsed;
 }
 
 function parseManifest(host: NodeHost, file: string, text: string): Parsed {
