@@ -1,11 +1,15 @@
 import {
   ZExecResponse,
+  ZLabCheckResponse,
   ZLabListResponse,
   ZLabView,
+  ZScenarioListResponse,
   type TClockRequest,
   type TExecResponse,
+  type TLabCheckResponse,
   type TLabListResponse,
   type TLabView,
+  type TScenarioListResponse,
 } from '@kubejourney/contracts';
 import { callApi, type TApiFailure, type TApiResult } from './api-client.util';
 
@@ -51,6 +55,24 @@ export function listLabs(): Promise<TApiResult<TLabListResponse>> {
 
 export function createSandboxLab(): Promise<TApiResult<TLabView>> {
   return callApi('/api/labs', { method: 'POST', body: { kind: 'sandbox' }, schema: ZLabView });
+}
+
+/** A scenario lab arrives already broken: the learner's job is to find out what and fix it. */
+export function createScenarioLab(scenarioId: string): Promise<TApiResult<TLabView>> {
+  return callApi('/api/labs', {
+    method: 'POST',
+    body: { kind: 'scenario', scenarioId },
+    schema: ZLabView,
+  });
+}
+
+export function listScenarios(): Promise<TApiResult<TScenarioListResponse>> {
+  return callApi('/api/labs/scenarios', { method: 'GET', schema: ZScenarioListResponse });
+}
+
+/** Grades the scenario on the server; every call is recorded as a new attempt. */
+export function checkLabScenario(id: string): Promise<TApiResult<TLabCheckResponse>> {
+  return callApi(`${base(id)}/check`, { method: 'POST', schema: ZLabCheckResponse });
 }
 
 export function deleteLab(id: string): Promise<TApiResult<undefined>> {

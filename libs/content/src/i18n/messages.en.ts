@@ -157,6 +157,20 @@ export const MESSAGES_EN = {
     opening: 'Creating a sandbox for this chapter…',
     openFailed: 'Your lab could not be opened: {reason}',
     retry: 'Try again',
+    exercisesTitle: 'Exercises',
+    exercisesLede:
+      'Each exercise gives you a cluster that is already broken, the way real clusters break. Find the cause with kubectl, fix it, and let the server grade the result.',
+    exercisesEmpty: 'No exercises are available right now.',
+    exercisesLoadFailed:
+      'The exercises could not be loaded: {reason} Reload the page to try again.',
+    exerciseMaxScore: '{points} points',
+    exerciseObjectiveCount: 'Objectives: {count}',
+    exerciseStart: 'Start',
+    exerciseStartLabel: 'Start the exercise: {title}',
+    exerciseStarting: 'Breaking a cluster for you…',
+    exerciseStartFailed: 'The exercise could not be started: {reason} Try again in a moment.',
+    exerciseLimitReached:
+      'You are at your lab limit, so no new lab was created. {reason} Your labs are listed above.',
   },
   lab: {
     pageTitle: 'Lab',
@@ -243,5 +257,25 @@ export const MESSAGES_EN = {
     errorUnavailable: 'The lab service is not available right now. Try again in a minute.',
     errorNetwork: 'The server could not be reached. Check your connection and try again.',
     errorUnexpected: 'The server answered in an unexpected way (HTTP {status}).',
+    exerciseKicker: 'Exercise',
+    exerciseHowTo:
+      'The cluster on the right is already broken. Investigate with kubectl, fix it, then check. Every check counts as an attempt; a failed one tells you where to look.',
+    exerciseObjectives: 'Objectives',
+    exerciseMaxScore: 'Up to {points} points',
+    objectivePoints: '{points} pts',
+    objectiveUnchecked: 'not checked yet',
+    objectivePassed: 'met',
+    objectiveFailed: 'not met',
+    objectiveHint: 'Hint',
+    checkFix: 'Check my fix',
+    checking: 'Grading your cluster…',
+    checkPassed: 'Fixed. Score {score}/{maxScore}.',
+    checkNotYet: 'Not fixed yet. Score {score}/{maxScore}.',
+    checkAttempt: 'Attempt {attempt}, graded at cluster time {time}',
+    checkFailed: 'The check did not run: {reason}',
+    exerciseMissing:
+      'This lab was made for the exercise {id}, which is no longer offered. The cluster still works; start another exercise from your labs.',
+    exercisesUnavailable:
+      'The exercise brief could not be loaded: {reason} You can still check your fix.',
   },
 } as const;

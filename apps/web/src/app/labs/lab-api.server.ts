@@ -2,10 +2,13 @@ import 'server-only';
 import {
   ZLabListResponse,
   ZLabView,
+  ZScenarioListResponse,
   type TLabListResponse,
   type TLabView,
+  type TScenarioListResponse,
 } from '@kubejourney/contracts';
 import { headers } from 'next/headers';
+import { cache } from 'react';
 import { resolveApiUrl } from '@/lib/api-url.util';
 
 // Server-side reads of the labs API with the visitor's cookies, so the lab pages render with data
@@ -46,6 +49,11 @@ export function readLabs(): Promise<TServerRead<TLabListResponse>> {
   return read('/api/labs', ZLabListResponse);
 }
 
-export function readLab(id: string): Promise<TServerRead<TLabView>> {
-  return read(`/api/labs/${encodeURIComponent(id)}`, ZLabView);
-}
+// Memoized per request: a lab page's metadata and its body read the same lab and scenarios.
+export const readLab = cache((id: string): Promise<TServerRead<TLabView>> =>
+  read(`/api/labs/${encodeURIComponent(id)}`, ZLabView),
+);
+
+export const readScenarios = cache((): Promise<TServerRead<TScenarioListResponse>> =>
+  read('/api/labs/scenarios', ZScenarioListResponse),
+);

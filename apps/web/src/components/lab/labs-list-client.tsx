@@ -17,12 +17,20 @@ import { formatSimTime } from '@/lib/lab-journey.util';
 
 type TProps = {
   initialLabs: TLabSummary[];
+  /** scenario id -> its title in the learner's language, to name exercise labs */
+  scenarioTitles?: Readonly<Record<string, string>>;
   locale: TLocale;
   messages: TMessages['labs'];
   errorMessages: TLabErrorMessages;
 };
 
-export function LabsListClient({ initialLabs, locale, messages, errorMessages }: TProps) {
+export function LabsListClient({
+  initialLabs,
+  scenarioTitles = {},
+  locale,
+  messages,
+  errorMessages,
+}: TProps) {
   const router = useRouter();
   const [labs, setLabs] = useState(initialLabs);
   const [busy, setBusy] = useState<string | null>(null);
@@ -99,7 +107,7 @@ export function LabsListClient({ initialLabs, locale, messages, errorMessages }:
               <div className="flex min-w-0 flex-1 flex-col">
                 <span className="font-semibold text-stone-900">
                   {lab.kind === 'sandbox' ? messages.kindSandbox : messages.kindScenario}
-                  {lab.scenarioId ? ` · ${lab.scenarioId}` : ''}
+                  {lab.scenarioId ? ` · ${scenarioTitles[lab.scenarioId] ?? lab.scenarioId}` : ''}
                 </span>
                 <span className="text-sm text-stone-600">
                   {lab.status === 'active' ? messages.statusActive : messages.statusHibernated} ·{' '}

@@ -1,20 +1,36 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
+import { LabExercise } from '@/components/lab/lab-exercise';
 import { LabLesson } from '@/components/lab/lab-lesson';
 import { LabViewClient } from '@/components/lab/lab-view-client';
 import { findChapterStop } from '@/lib/chapter-stop.util';
 import { buildLabHref, DEFAULT_LAB_CHAPTER, parseLabDeepLink } from '@/lib/lab-deep-link.util';
 import { getRequestContext } from '@/server/request-context.server';
-import { readLab } from '../lab-api.server';
+import { readLab, readScenarios } from '../lab-api.server';
+
+async function findScenario(scenarioId: string) {
+  const scenarios = await readScenarios();
+  return scenarios.ok ? (scenarios.data.scenarios.find((s) => s.id === scenarioId) ?? null) : null;
+}
 
 type TProps = {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export async function generateMetadata({ searchParams }: TProps): Promise<Metadata> {
-  const [{ locale, messages }, query] = await Promise.all([getRequestContext(), searchParams]);
+export async function generateMetadata({ params, searchParams }: TProps): Promise<Metadata> {
+  const [{ locale, messages }, { id }, query] = await Promise.all([
+    getRequestContext(),
+    params,
+    searchParams,
+  ]);
+  const lab = await readLab(id);
+  if (lab.ok && lab.data.kind === 'scenario' && lab.data.scenarioId) {
+    const scenario = await findScenario(lab.data.scenarioId);
+    const title = scenario?.title[locale] ?? lab.data.scenarioId;
+    return { title: `${title} · ${messages.lab.pageTitle}` };
+  }
   const slug = parseLabDeepLink(query).chapter ?? DEFAULT_LAB_CHAPTER;
   const title = findChapterStop(slug)?.stop.title[locale];
   return { title: title ? `${title} · ${messages.lab.pageTitle}` : messages.lab.pageTitle };
@@ -40,6 +56,35 @@ export default async function LabPage({ params, searchParams }: TProps) {
           {messages.lab.backToLabs}
         </Link>
       </div>
+    );
+  }
+  if (lab.data.kind === 'scenario' && lab.data.scenarioId) {
+    // An exercise: the lesson pane is its brief and its check, never a chapter.
+    const scenarios = await readScenarios();
+    const scenarioId = lab.data.scenarioId;
+    const scenario = scenarios.ok
+      ? (scenarios.data.scenarios.find((s) => s.id === scenarioId) ?? null)
+      : null;
+    return (
+      <LabViewClient
+        key={lab.data.id}
+        initialView={lab.data}
+        messages={messages.lab}
+        lesson={
+          <LabExercise
+            labId={lab.data.id}
+            scenarioId={scenarioId}
+            scenario={scenario}
+            {...(scenarios.ok ? {} : { loadFailure: scenarios.message })}
+            locale={locale}
+            messages={messages}
+          />
+        }
+        lessonKey={`exercise:${scenarioId}`}
+        {...(link.type ? { initialCommand: link.type } : {})}
+        // On a phone the brief comes first: the learner reads what is broken, then investigates.
+        initialPanel={link.type ? 'terminal' : 'lesson'}
+      />
     );
   }
   // No chapter named: the departure hall, whose first command applies the sandbox's deployment.yaml.
