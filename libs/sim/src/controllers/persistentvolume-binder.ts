@@ -7,8 +7,8 @@
 // What the simulated cluster has: kubeadm installs no StorageClass and no in-tree provisioner is
 // enabled (--enable-hostpath-provisioner is off), so a class names an external provisioner that
 // nobody runs here, exactly as in a bare kubeadm cluster: the claim is annotated for it and waits.
-// WaitForFirstConsumer claims wait for the scheduler, which does not bind volumes in this
-// simulator (no VolumeBinding plugin), so they stay Pending with the upstream event.
+// WaitForFirstConsumer claims wait for the scheduler's VolumeBinding plugin: it sets a matching
+// volume's claimRef or annotates the claim with the selected node for the provisioner.
 
 import type { ApiResponse, WatchEvent } from '../client/api-client';
 import type {

@@ -5,7 +5,16 @@
 // container: it only writes spec.nodeName (through the binding) and the pod's status condition.
 
 import type { ApiResponse } from '../client/api-client';
-import type { Binding, Condition, Node, Pod, Service } from '../model';
+import type {
+  Binding,
+  Condition,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  Service,
+  StorageClass,
+} from '../model';
 import type { ReplicaSet } from '../model/apps';
 import { isStatus } from '../model';
 import type { ComponentContext } from '../runtime/component';
@@ -20,13 +29,23 @@ import {
   summarizeNode,
   summarizePod,
 } from './framework/cluster-events';
-import { podKey } from './framework/node-info';
+import type { VolumeListers } from './framework/node-info';
+import { cmp, podKey } from './framework/node-info';
 import type { ClusterEvent } from './framework/plugin-types';
 import { podPriority, runPreemption } from './framework/preemption';
 import { failureMessage, scheduleOne } from './framework/schedule-one';
 import { SnapshotCache } from './framework/snapshot-cache';
 import type { Profile } from './plugins/default-plugins';
 import { DEFAULT_PROFILE } from './plugins/default-plugins';
+import type { DelayedBinding } from './plugins/volume-binding.plugin';
+import {
+  ANN_BIND_COMPLETED,
+  ANN_BOUND_BY_CONTROLLER,
+  ANN_SELECTED_NODE,
+  delayedBindings,
+  podClaimNames,
+  VOLUME_BINDING,
+} from './plugins/volume-binding.plugin';
 import type { QueuedPod, QueueState } from './queue/scheduling-queue';
 import { SchedulingQueue, UNSCHEDULABLE_FLUSH_PERIOD_MS } from './queue/scheduling-queue';
 
@@ -37,6 +56,8 @@ export const SCHEDULER_IDENTITY = 'system:kube-scheduler';
 const SCHEDULER_EVENT_SOURCE = { component: 'default-scheduler' };
 export const CYCLE_MS = 10;
 export const MAX_DECISIONS = 500;
+/** BindPodVolumes polls the claims once a second while it waits for the PV controller */
+export const VOLUME_BIND_POLL_MS = 1000;
 
 export interface Scheduler {
   decisions(): SchedulingDecision[];
@@ -49,6 +70,8 @@ interface PendingBind {
   node: string;
   at: number;
   causedBy?: number;
+  /** PreBind wrote the volume bindings; the pod is bound once these claims are */
+  waitingForClaims?: string[];
 }
 
 interface SavedState {
@@ -68,12 +91,26 @@ export class KubeScheduler implements Scheduler {
   readonly identity = SCHEDULER_IDENTITY;
   /** the unschedulable-pods ticker; every other timer is asked for with ctx.wakeAt */
   readonly periodMs = UNSCHEDULABLE_FLUSH_PERIOD_MS;
-  readonly watches = ['pods', 'nodes'] as const;
+  readonly watches = [
+    'pods',
+    'nodes',
+    'persistentvolumeclaims',
+    'persistentvolumes',
+    'storageclasses',
+  ] as const;
 
   private podInformer = new Informer<Pod>('pods');
   private nodeInformer = new Informer<Node>('nodes');
   private serviceInformer = new Informer<Service>('services');
   private rsInformer = new Informer<ReplicaSet>('replicasets');
+  private pvcInformer = new Informer<PersistentVolumeClaim>('persistentvolumeclaims');
+  private pvInformer = new Informer<PersistentVolume>('persistentvolumes');
+  private classInformer = new Informer<StorageClass>('storageclasses');
+  /**
+   * Set once a pod that uses a claim shows up: only then are claims, volumes and classes watched,
+   * so a lab without PersistentVolumeClaims pays nothing for VolumeBinding.
+   */
+  private volumeUsers = false;
   private cache = new SnapshotCache();
   private events = new EventRecorder();
   private queue = new SchedulingQueue();
@@ -149,6 +186,7 @@ export class KubeScheduler implements Scheduler {
           ? undefined
           : this.podInformer.get(ev.object.metadata.namespace, ev.object.metadata.name ?? '');
       const cur = pod ? summarizePod(pod) : undefined;
+      if (pod && !this.volumeUsers && podClaimNames(pod).length > 0) this.volumeUsers = true;
       if (pod?.spec.nodeName) this.assumed.delete(key);
       this.cache.setPod(key, this.withAssumption(key, pod));
       if (pod && !pod.spec.nodeName && pod.status?.nominatedNodeName) this.nominated.set(key, pod);
@@ -169,7 +207,35 @@ export class KubeScheduler implements Scheduler {
     }
     this.serviceInformer.sync(ctx.client);
     this.rsInformer.sync(ctx.client);
+    if (this.volumeUsers) this.syncVolumes(ctx);
     return this.podInformer.synced && this.nodeInformer.synced;
+  }
+
+  private syncVolumes(ctx: ComponentContext): void {
+    if (this.pvcInformer.sync(ctx.client).length > 0) this.emitClusterEvent('PvcChange', ctx.now);
+    if (this.pvInformer.sync(ctx.client).length > 0) this.emitClusterEvent('PvChange', ctx.now);
+    if (this.classInformer.synced) this.syncStorageClasses(ctx);
+  }
+
+  /**
+   * Classes are listed when a pod with claims is scheduled: kubeadm's system:kube-scheduler may
+   * not read them (the lab has no system:volume-scheduler role yet), and a refused list retried on
+   * every wake-up would flood the trace with the same 403.
+   */
+  private syncStorageClasses(ctx: ComponentContext): void {
+    if (this.classInformer.sync(ctx.client).length > 0)
+      this.emitClusterEvent('StorageClassChange', ctx.now);
+  }
+
+  private volumeListers(): VolumeListers | undefined {
+    if (!this.volumeUsers) return undefined;
+    return {
+      claim: (namespace, name) => this.pvcInformer.get(namespace, name),
+      volume: (name) => this.pvInformer.get(undefined, name),
+      storageClass: (name) => this.classInformer.get(undefined, name),
+      volumes: () =>
+        this.pvInformer.list().sort((a, b) => cmp(a.metadata.name ?? '', b.metadata.name ?? '')),
+    };
   }
 
   private withAssumption(key: string, pod: Pod | undefined): Pod | undefined {
@@ -223,9 +289,12 @@ export class KubeScheduler implements Scheduler {
     const [namespace, name] = splitKey(qp.key);
     const pod = this.podInformer.get(namespace, name);
     if (!this.isOurPending(pod)) return;
+    if (this.volumeUsers && !this.classInformer.synced && podClaimNames(pod).length > 0)
+      this.syncStorageClasses(ctx);
     const snapshot = this.cache.snapshot({
       services: this.serviceInformer.list(),
       replicaSets: this.rsInformer.list(),
+      volumes: this.volumeListers(),
     });
     const out = scheduleOne({
       pod,
@@ -481,7 +550,129 @@ export class KubeScheduler implements Scheduler {
     for (const b of due) this.bind(ctx, b);
   }
 
+  /**
+   * VolumeBinding's PreBind (BindPodVolumes): write the bindings the decision implies (a claimRef
+   * on a matching volume, or the selected-node annotation for the provisioner), then hold the pod
+   * back until the PV controller reports every claim bound. False while the pod must wait.
+   */
+  private preBindVolumes(ctx: ComponentContext, b: PendingBind): boolean {
+    if (!this.volumeUsers) return true;
+    const [namespace, name] = splitKey(b.key);
+    const pod = this.podInformer.get(namespace, name);
+    if (!pod) return true;
+    const waitAgain = (claims: string[]): false => {
+      this.pendingBinds.push({ ...b, waitingForClaims: claims, at: ctx.now + VOLUME_BIND_POLL_MS });
+      return false;
+    };
+    if (b.waitingForClaims) {
+      const unbound = b.waitingForClaims.filter((c) => {
+        const claim = this.pvcInformer.get(namespace, c);
+        return !claim?.spec.volumeName || !claim.metadata.annotations?.[ANN_BIND_COMPLETED];
+      });
+      return unbound.length === 0 ? true : waitAgain(b.waitingForClaims);
+    }
+    const delayed: PersistentVolumeClaim[] = [];
+    for (const claimName of podClaimNames(pod)) {
+      const claim = this.pvcInformer.get(namespace, claimName);
+      if (claim && !(claim.spec.volumeName && claim.metadata.annotations?.[ANN_BIND_COMPLETED]))
+        delayed.push(claim);
+    }
+    if (delayed.length === 0) return true;
+    const node = this.nodeInformer.get(undefined, b.node);
+    const listers = this.volumeListers() as VolumeListers;
+    const bindings = node ? delayedBindings(delayed, node, listers) : undefined;
+    if (!bindings) {
+      // Reserve found the volumes gone meanwhile (AssumePodVolumes): schedule the pod again.
+      this.forgetAssumption(b.key, pod);
+      this.queue.requeueAfterFailure(this.retryEntry(b, pod, ctx.now), [VOLUME_BINDING], ctx.now);
+      return false;
+    }
+    for (const binding of bindings) {
+      const res = this.writeVolumeBinding(ctx, binding, b.node, b.causedBy);
+      if (res.code === 200) continue;
+      this.forgetAssumption(b.key, pod);
+      const message = `running PreBind plugin "${VOLUME_BINDING}": ${errorText(res)}`;
+      const decision = this.decisionFor(namespace, name);
+      if (decision && decision.node === b.node) decision.bindError = message;
+      this.handleFailure(ctx, pod, this.retryEntry(b, pod, ctx.now), [], message, 'SchedulerError');
+      return false;
+    }
+    return waitAgain(delayed.map((c) => c.metadata.name ?? ''));
+  }
+
+  private writeVolumeBinding(
+    ctx: ComponentContext,
+    binding: DelayedBinding,
+    node: string,
+    causedBy?: number,
+  ): ApiResponse {
+    const claim = binding.claim;
+    if (binding.kind === 'provision') {
+      return ctx.client.request({
+        verb: 'update',
+        resource: 'persistentvolumeclaims',
+        namespace: claim.metadata.namespace,
+        name: claim.metadata.name,
+        body: {
+          ...claim,
+          metadata: {
+            ...claim.metadata,
+            annotations: { ...(claim.metadata.annotations ?? {}), [ANN_SELECTED_NODE]: node },
+          },
+        },
+        causedBy,
+      });
+    }
+    // volume.GetBindVolumeToClaim: the PV controller finishes the claim side
+    const volume = binding.volume;
+    return ctx.client.request({
+      verb: 'update',
+      resource: 'persistentvolumes',
+      name: volume.metadata.name,
+      body: {
+        ...volume,
+        metadata: {
+          ...volume.metadata,
+          annotations: { ...(volume.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' },
+        },
+        spec: {
+          ...volume.spec,
+          claimRef: {
+            kind: 'PersistentVolumeClaim',
+            namespace: claim.metadata.namespace,
+            name: claim.metadata.name,
+            uid: claim.metadata.uid,
+            apiVersion: 'v1',
+            resourceVersion: claim.metadata.resourceVersion,
+          },
+        },
+      },
+      causedBy,
+    });
+  }
+
+  private forgetAssumption(key: string, pod: Pod | undefined): void {
+    this.assumed.delete(key);
+    this.cache.setPod(key, pod);
+  }
+
+  private retryEntry(b: PendingBind, pod: Pod, now: number): QueuedPod {
+    const [namespace, name] = splitKey(b.key);
+    return {
+      key: b.key,
+      uid: b.uid,
+      priority: podPriority(pod),
+      timestamp: now,
+      attempts: this.decisionFor(namespace, name)?.attempt ?? 1,
+      seq: 0,
+      where: 'backoff',
+      unschedulablePlugins: [],
+      causedBy: b.causedBy,
+    };
+  }
+
   private bind(ctx: ComponentContext, b: PendingBind): void {
+    if (!this.preBindVolumes(ctx, b)) return;
     const [namespace, name] = splitKey(b.key);
     const seq = ctx.trace.emit({
       component: 'kube-scheduler',
@@ -591,6 +782,10 @@ export class KubeScheduler implements Scheduler {
     this.nodeInformer = new Informer<Node>('nodes');
     this.serviceInformer = new Informer<Service>('services');
     this.rsInformer = new Informer<ReplicaSet>('replicasets');
+    this.pvcInformer = new Informer<PersistentVolumeClaim>('persistentvolumeclaims');
+    this.pvInformer = new Informer<PersistentVolume>('persistentvolumes');
+    this.classInformer = new Informer<StorageClass>('storageclasses');
+    this.volumeUsers = false;
     this.cache = new SnapshotCache();
     this.nominated = new Map();
   }

@@ -2,7 +2,14 @@
 // the pods bound to it and what they add up to. It is rebuilt from informer caches, never from
 // the kubelet, so it shows what the scheduler *promised* (requests), not what is used.
 
-import type { Node, Pod, Service } from '../../model';
+import type {
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  Service,
+  StorageClass,
+} from '../../model';
 import type { ReplicaSet } from '../../model/apps';
 import { intValue } from '../../shared/quantity';
 import {
@@ -47,6 +54,16 @@ export interface Snapshot {
   /** listers PodTopologySpread needs for its system-default selector */
   readonly services: Service[];
   readonly replicaSets: ReplicaSet[];
+  /** listers VolumeBinding reads; absent when no pod in the cluster uses a claim */
+  readonly volumes?: VolumeListers;
+}
+
+export interface VolumeListers {
+  claim(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  volume(name: string): PersistentVolume | undefined;
+  storageClass(name: string): StorageClass | undefined;
+  /** every PersistentVolume, sorted by name */
+  volumes(): PersistentVolume[];
 }
 
 /** Host ports a pod asks for (hostIP defaults to 0.0.0.0, protocol to TCP). */
@@ -117,7 +134,7 @@ export function isTerminal(pod: Pod): boolean {
 export function buildSnapshot(
   nodes: Node[],
   boundPods: Pod[],
-  listers: { services?: Service[]; replicaSets?: ReplicaSet[] } = {},
+  listers: { services?: Service[]; replicaSets?: ReplicaSet[]; volumes?: VolumeListers } = {},
 ): Snapshot {
   const sorted = [...nodes].sort((a, b) => cmp(a.metadata.name ?? '', b.metadata.name ?? ''));
   const infos = sorted.map(createNodeInfo);
@@ -151,6 +168,7 @@ export function buildSnapshot(
     get: (name) => byName.get(name),
     services: listers.services ?? [],
     replicaSets: listers.replicaSets ?? [],
+    ...(listers.volumes ? { volumes: listers.volumes } : {}),
   };
 }
 

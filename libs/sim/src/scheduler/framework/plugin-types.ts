@@ -41,7 +41,10 @@ export type ClusterEvent =
   | 'AssignedPodAdd'
   | 'AssignedPodUpdate'
   | 'AssignedPodDelete'
-  | 'UnscheduledPodUpdate';
+  | 'UnscheduledPodUpdate'
+  | 'PvcChange'
+  | 'PvChange'
+  | 'StorageClassChange';
 
 export interface PreFilterResult<S> {
   status: Status;

@@ -47,6 +47,7 @@ describe('scheduleOne', () => {
       'NodeAffinity:not-run',
       'NodePorts:not-run',
       'NodeResourcesFit:not-run',
+      'VolumeBinding:not-run',
       'PodTopologySpread:not-run',
     ]);
     const n1 = out.decision.nodes.find((n) => n.node === 'node-1')!;
@@ -57,6 +58,7 @@ describe('scheduleOne', () => {
       'NodeAffinity:skip',
       'NodePorts:skip',
       'NodeResourcesFit:fail',
+      'VolumeBinding:not-run',
       'PodTopologySpread:not-run',
     ]);
     expect(n1.filters[5]!.reasons).toEqual(['Insufficient cpu']);

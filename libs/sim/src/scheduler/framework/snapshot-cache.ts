@@ -5,7 +5,7 @@
 
 import type { Node, Pod, Service } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
-import type { NodeInfo, Snapshot } from './node-info';
+import type { NodeInfo, Snapshot, VolumeListers } from './node-info';
 import { addPodToNodeInfo, cmp, createNodeInfo, isTerminal } from './node-info';
 
 export class SnapshotCache {
@@ -49,7 +49,11 @@ export class SnapshotCache {
     return this.pods.get(key);
   }
 
-  snapshot(listers: { services: Service[]; replicaSets: ReplicaSet[] }): Snapshot {
+  snapshot(listers: {
+    services: Service[];
+    replicaSets: ReplicaSet[];
+    volumes?: VolumeListers;
+  }): Snapshot {
     for (const name of this.dirty) {
       const node = this.nodes.get(name);
       if (!node) {
@@ -84,6 +88,7 @@ export class SnapshotCache {
       get: (name) => byName.get(name),
       services: listers.services,
       replicaSets: listers.replicaSets,
+      ...(listers.volumes ? { volumes: listers.volumes } : {}),
     };
   }
 

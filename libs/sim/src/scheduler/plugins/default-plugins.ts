@@ -12,6 +12,7 @@ import { nodeResourcesFitPlugin } from './node-resources-fit.plugin';
 import { nodeUnschedulablePlugin } from './node-unschedulable.plugin';
 import { podTopologySpreadPlugin } from './pod-topology-spread.plugin';
 import { taintTolerationPlugin } from './taint-toleration.plugin';
+import { volumeBindingPlugin } from './volume-binding.plugin';
 
 export interface WeightedScorePlugin {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,6 +38,7 @@ export const DEFAULT_PROFILE: Profile = {
     nodeAffinityPlugin,
     nodePortsPlugin,
     nodeResourcesFitPlugin,
+    volumeBindingPlugin,
     podTopologySpreadPlugin,
   ],
   scores: [
