@@ -148,8 +148,9 @@ export function applyDefaults(obj: Obj): void {
       const s = (obj['spec'] ??= {}) as Record<string, unknown>;
       s['persistentVolumeReclaimPolicy'] ??= 'Retain';
       s['volumeMode'] ??= 'Filesystem';
-      // the PV controller marks an unclaimed volume Available on its first sync
-      (obj as Record<string, unknown>)['status'] = { phase: 'Available' };
+      // the registry strategy resets status to Pending; the PV controller's first sync makes an
+      // unclaimed volume Available, so it stays Pending while kube-controller-manager is down
+      (obj as Record<string, unknown>)['status'] = { phase: 'Pending' };
       break;
     }
     case 'StorageClass':

@@ -87,6 +87,35 @@ function eventsAbout(lab: SimLab, name: string): string[] {
 describe('persistentvolume-binder', { timeout: 60_000 }, () => {
   useControllerOnlyLab();
 
+  it('should create a volume Pending and leave it there until the PV controller runs', () => {
+    const lab = newLab();
+    expect(lab.stopProcess({ component: 'kube-controller-manager' })).toBe(true);
+    addPv(lab, pv('pv-1', '1Gi'));
+    expect(get<PersistentVolume>(lab, 'persistentvolumes', 'pv-1')?.status?.phase).toBe('Pending');
+    lab.advance(5_000);
+    const header =
+      'NAME   CAPACITY   ACCESS MODES   RECLAIM POLICY   STATUS      CLAIM   STORAGECLASS   VOLUMEATTRIBUTESCLASS   REASON   AGE\n';
+    expect(kubectl(lab, 'kubectl get pv')).toBe(
+      'NAME   CAPACITY   ACCESS MODES   RECLAIM POLICY   STATUS    CLAIM   STORAGECLASS   VOLUMEATTRIBUTESCLASS   REASON   AGE\n' +
+        'pv-1   1Gi        RWO            Retain           Pending                          <unset>                          5s\n',
+    );
+    expect(lab.startProcess({ component: 'kube-controller-manager' })).toBe(true);
+    lab.advance(5_000);
+    expect(kubectl(lab, 'kubectl get pv')).toBe(
+      header +
+        'pv-1   1Gi        RWO            Retain           Available                          <unset>                          10s\n',
+    );
+  });
+
+  it('should show a new volume Available once the PV controller has synced it', () => {
+    const lab = newLab();
+    addPv(lab, pv('pv-1', '1Gi'));
+    lab.advance(1_000);
+    expect(get<PersistentVolume>(lab, 'persistentvolumes', 'pv-1')?.status?.phase).toBe(
+      'Available',
+    );
+  });
+
   it('should bind a claim to the smallest fitting Available volume of its class, both sides as upstream writes them', () => {
     const lab = newLab();
     addPv(lab, pv('pv-big', '5Gi'));
