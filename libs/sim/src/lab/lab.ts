@@ -809,7 +809,10 @@ class LabImpl implements SimLab {
       q.container ?? '',
       !!q.previous,
     );
-    if (!res.ok) return fail(res.message);
+    if (!res.ok)
+      return fail(
+        q.previous ? res.message : (waitingToStart(pod, q.container ?? '') ?? res.message),
+      );
     let lines = res.lines.map((l) => l.line);
     if (q.tailLines !== undefined && q.tailLines >= 0)
       lines = lines.slice(Math.max(0, lines.length - q.tailLines));
@@ -951,4 +954,21 @@ export function restoreLab(json: string): SimLab {
 /** True when the response body is a failure Status (helper for tests and graders). */
 export function isFailure(body: unknown): body is Status {
   return isStatus(body) && body.status === 'Failure';
+}
+
+/**
+ * validateContainerLogStatus (pkg/kubelet/kubelet_pods.go): a container with no instance yet is
+ * reported with the waiting reason the kubelet gave it, e.g. PodInitializing behind init containers.
+ */
+function waitingToStart(pod: Pod, container: string): string | undefined {
+  const statuses = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+  ];
+  const reason = statuses.find((c) => c.name === container)?.state?.waiting?.reason;
+  if (!reason) return undefined;
+  const prefix = `container "${container}" in pod "${pod.metadata.name ?? ''}" is waiting to start`;
+  if (reason === 'ErrImagePull') return `${prefix}: image can't be pulled`;
+  if (reason === 'ImagePullBackOff') return `${prefix}: trying and failing to pull image`;
+  return `${prefix}: ${reason}`;
 }
