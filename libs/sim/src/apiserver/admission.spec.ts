@@ -3,6 +3,7 @@ import type { ApiResponse } from '../client/api-client';
 import { createLab } from '../lab/lab';
 import type { LabRequest } from '../lab/lab-types';
 import type { KubeObject, Pod, Status } from '../model';
+import { createTerminal } from '../cli/terminal';
 import { isLatestImage } from './admission';
 
 function setup(nsLabels?: Record<string, string>) {
@@ -55,6 +56,37 @@ describe('mutating admission', () => {
     expect(p.spec.containers[0]?.volumeMounts?.[0]?.mountPath).toBe(
       '/var/run/secrets/kubernetes.io/serviceaccount',
     );
+  });
+
+  it('should mount the token volume into init containers too, and describe should list it', () => {
+    const { lab, admin } = setup();
+    const body = pod('p');
+    (body['spec'] as Pod['spec']).initContainers = [{ name: 'setup', image: 'busybox:1.36' }];
+    const p = admin({ verb: 'create', resource: 'pods', namespace: 'default', body }).body as Pod;
+    const volume = p.spec.volumes?.[0]?.name ?? '';
+    const mount = {
+      name: volume,
+      mountPath: '/var/run/secrets/kubernetes.io/serviceaccount',
+      readOnly: true,
+    };
+    expect(p.spec.initContainers?.[0]?.volumeMounts).toEqual([mount]);
+    expect(p.spec.containers[0]?.volumeMounts).toEqual([mount]);
+    const out = createTerminal(lab).exec('kubectl describe pod p').stdout;
+    const initSection = out.slice(out.indexOf('Init Containers:'), out.indexOf('\nContainers:'));
+    expect(initSection).toContain(
+      `    Mounts:\n      /var/run/secrets/kubernetes.io/serviceaccount from ${volume} (ro)`,
+    );
+  });
+
+  it('should leave a container that mounts its own token path alone, and add no volume if none needs it', () => {
+    const { admin } = setup();
+    const body = pod('p');
+    const own = { name: 'mine', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
+    (body['spec'] as Pod['spec']).containers[0]!.volumeMounts = [own];
+    (body['spec'] as Pod['spec']).volumes = [{ name: 'mine', emptyDir: {} }];
+    const p = admin({ verb: 'create', resource: 'pods', namespace: 'default', body }).body as Pod;
+    expect(p.spec.containers[0]?.volumeMounts).toEqual([own]);
+    expect(p.spec.volumes?.map((v) => v.name)).toEqual(['mine']);
   });
 
   it('should reject a pod whose named service account does not exist', () => {

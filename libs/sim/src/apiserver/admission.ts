@@ -127,6 +127,8 @@ function defaultTolerationSeconds(spec: PodSpec, out: MutationRecord[]): void {
   }
 }
 
+const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+
 function serviceAccount(pod: Pod, ctx: AdmissionContext, out: MutationRecord[]): void {
   const spec = pod.spec;
   if (!spec.serviceAccountName) {
@@ -140,6 +142,18 @@ function serviceAccount(pod: Pod, ctx: AdmissionContext, out: MutationRecord[]):
   if ((spec.volumes ?? []).some((v) => v.name.startsWith('kube-api-access-'))) return;
   // the projected token volume every pod gets (BoundServiceAccountTokenVolume)
   const name = `kube-api-access-${randomSuffix(ctx.rng)}`;
+  // mountServiceAccountToken: init containers first, then containers; one that already mounts
+  // something at the token path keeps it, and the volume is only added if someone mounts it
+  let needsTokenVolume = false;
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+    if ((c.volumeMounts ?? []).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT_PATH)) continue;
+    c.volumeMounts = [
+      ...(c.volumeMounts ?? []),
+      { name, mountPath: SERVICE_ACCOUNT_MOUNT_PATH, readOnly: true },
+    ];
+    needsTokenVolume = true;
+  }
+  if (!needsTokenVolume) return;
   spec.volumes = [
     ...(spec.volumes ?? []),
     {
@@ -163,12 +177,6 @@ function serviceAccount(pod: Pod, ctx: AdmissionContext, out: MutationRecord[]):
       },
     },
   ];
-  for (const c of spec.containers) {
-    c.volumeMounts = [
-      ...(c.volumeMounts ?? []),
-      { name, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
-    ];
-  }
   out.push({ plugin: 'ServiceAccount', change: `mounted projected token volume ${name}` });
 }
 
