@@ -58,6 +58,48 @@ export function ExerciseCheckClient({ labId, objectives, locale, messages }: TPr
 
   return (
     <div className="flex flex-col gap-4" aria-busy={isChecking}>
+      <div className="flex flex-col gap-2">
+        <button
+          type="button"
+          onClick={() => void check()}
+          disabled={isChecking}
+          data-testid="exercise-check"
+          className="self-start rounded-full bg-stone-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-stone-700 disabled:opacity-60"
+        >
+          {isChecking ? messages.checking : messages.checkFix}
+        </button>
+        <div aria-live="polite" aria-atomic="true" data-testid="exercise-result">
+          {isChecking && <p className="sr-only">{messages.checking}</p>}
+          {!isChecking && error && (
+            <p className="rounded-md border border-red-600 bg-red-50 px-3 py-2 text-sm text-red-800">
+              {error}
+            </p>
+          )}
+          {!isChecking && !error && result && (
+            <div
+              data-passed={result.passed}
+              className={`rounded-lg border px-3 py-2 ${
+                result.passed
+                  ? 'border-emerald-600 bg-emerald-50 text-emerald-900'
+                  : 'border-orange-500 bg-orange-50 text-orange-950'
+              }`}
+            >
+              <p className="font-semibold">
+                {formatMessage(result.passed ? messages.checkPassed : messages.checkNotYet, {
+                  score: result.score,
+                  maxScore: result.maxScore,
+                })}
+              </p>
+              <p className="mt-0.5 text-sm">
+                {formatMessage(messages.checkAttempt, {
+                  attempt: result.attempt,
+                  time: formatSimTime(result.simTimeMs),
+                })}
+              </p>
+            </div>
+          )}
+        </div>
+      </div>
       <section aria-labelledby="exercise-objectives">
         <h3 id="exercise-objectives" className="font-semibold text-stone-950">
           {messages.exerciseObjectives}
@@ -102,49 +144,6 @@ export function ExerciseCheckClient({ labId, objectives, locale, messages }: TPr
           })}
         </ul>
       </section>
-
-      <div className="flex flex-col gap-2">
-        <button
-          type="button"
-          onClick={() => void check()}
-          disabled={isChecking}
-          data-testid="exercise-check"
-          className="self-start rounded-full bg-stone-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-stone-700 disabled:opacity-60"
-        >
-          {isChecking ? messages.checking : messages.checkFix}
-        </button>
-        <div aria-live="polite" aria-atomic="true" data-testid="exercise-result">
-          {isChecking && <p className="text-sm text-stone-700">{messages.checking}</p>}
-          {!isChecking && error && (
-            <p className="rounded-md border border-red-600 bg-red-50 px-3 py-2 text-sm text-red-800">
-              {error}
-            </p>
-          )}
-          {!isChecking && !error && result && (
-            <div
-              data-passed={result.passed}
-              className={`rounded-lg border px-3 py-2 ${
-                result.passed
-                  ? 'border-emerald-600 bg-emerald-50 text-emerald-900'
-                  : 'border-orange-500 bg-orange-50 text-orange-950'
-              }`}
-            >
-              <p className="font-semibold">
-                {formatMessage(result.passed ? messages.checkPassed : messages.checkNotYet, {
-                  score: result.score,
-                  maxScore: result.maxScore,
-                })}
-              </p>
-              <p className="mt-0.5 text-sm">
-                {formatMessage(messages.checkAttempt, {
-                  attempt: result.attempt,
-                  time: formatSimTime(result.simTimeMs),
-                })}
-              </p>
-            </div>
-          )}
-        </div>
-      </div>
     </div>
   );
 }

@@ -46,7 +46,8 @@ export function ExercisesListClient({ scenarios, locale, messages, errorMessages
   if (scenarios.length === 0) return <p className="text-stone-700">{messages.exercisesEmpty}</p>;
   return (
     <div className="flex flex-col gap-3">
-      <p role="status" className="min-h-5 text-sm text-stone-700">
+      {/* the Start button itself says that it is working; this tells screen readers too */}
+      <p role="status" className="sr-only">
         {starting !== null ? messages.exerciseStarting : ''}
       </p>
       {error && (
