@@ -8,6 +8,7 @@ import type { ApiResponse } from '../client/api-client';
 import type {
   Binding,
   Condition,
+  KubeObject,
   Node,
   PersistentVolume,
   PersistentVolumeClaim,
@@ -18,7 +19,7 @@ import type {
 import type { ReplicaSet } from '../model/apps';
 import { isStatus } from '../model';
 import type { ComponentContext } from '../runtime/component';
-import { Informer } from '../shared/informer';
+import { Informer, keyOf } from '../shared/informer';
 import { EventRecorder } from '../shared/event-recorder';
 import type { TraceObjectRef } from '../trace/trace-event';
 import type { SchedulingDecision } from './framework/decision';
@@ -84,6 +85,9 @@ interface SavedState {
   nodes: [string, NodeSummary][];
   pods: [string, PodSummary][];
   events: [string, number][];
+  volumeUsers?: boolean;
+  followClasses?: boolean;
+  volumes?: [string, string][];
 }
 
 export class KubeScheduler implements Scheduler {
@@ -111,6 +115,10 @@ export class KubeScheduler implements Scheduler {
    * so a lab without PersistentVolumeClaims pays nothing for VolumeBinding.
    */
   private volumeUsers = false;
+  /** the class list was allowed once: from then on classes are followed like claims */
+  private followClasses = false;
+  /** `resource:key` -> resourceVersion of every claim, volume and class seen */
+  private knownVolumes = new Map<string, string>();
   private cache = new SnapshotCache();
   private events = new EventRecorder();
   private queue = new SchedulingQueue();
@@ -212,9 +220,33 @@ export class KubeScheduler implements Scheduler {
   }
 
   private syncVolumes(ctx: ComponentContext): void {
-    if (this.pvcInformer.sync(ctx.client).length > 0) this.emitClusterEvent('PvcChange', ctx.now);
-    if (this.pvInformer.sync(ctx.client).length > 0) this.emitClusterEvent('PvChange', ctx.now);
-    if (this.classInformer.synced) this.syncStorageClasses(ctx);
+    this.syncVolumeInformer(ctx, this.pvcInformer, 'PvcChange');
+    this.syncVolumeInformer(ctx, this.pvInformer, 'PvChange');
+    if (this.followClasses) this.syncStorageClasses(ctx);
+  }
+
+  /**
+   * Only real changes are cluster events: the relist after a restore re-reports objects the queue
+   * has already reacted to, so each object's last seen resourceVersion is remembered.
+   */
+  private syncVolumeInformer(
+    ctx: ComponentContext,
+    informer: Informer<KubeObject>,
+    event: ClusterEvent,
+  ): void {
+    let changed = false;
+    for (const ev of informer.sync(ctx.client)) {
+      const key = `${informer.resource}:${keyOf(ev.object)}`;
+      if (ev.type === 'DELETED') {
+        changed = this.knownVolumes.delete(key) || changed;
+        continue;
+      }
+      const rv = ev.object.metadata.resourceVersion ?? '';
+      if (this.knownVolumes.get(key) === rv) continue;
+      this.knownVolumes.set(key, rv);
+      changed = true;
+    }
+    if (changed) this.emitClusterEvent(event, ctx.now);
   }
 
   /**
@@ -223,8 +255,8 @@ export class KubeScheduler implements Scheduler {
    * every wake-up would flood the trace with the same 403.
    */
   private syncStorageClasses(ctx: ComponentContext): void {
-    if (this.classInformer.sync(ctx.client).length > 0)
-      this.emitClusterEvent('StorageClassChange', ctx.now);
+    this.syncVolumeInformer(ctx, this.classInformer, 'StorageClassChange');
+    if (this.classInformer.synced) this.followClasses = true;
   }
 
   private volumeListers(): VolumeListers | undefined {
@@ -289,7 +321,7 @@ export class KubeScheduler implements Scheduler {
     const [namespace, name] = splitKey(qp.key);
     const pod = this.podInformer.get(namespace, name);
     if (!this.isOurPending(pod)) return;
-    if (this.volumeUsers && !this.classInformer.synced && podClaimNames(pod).length > 0)
+    if (this.volumeUsers && !this.followClasses && podClaimNames(pod).length > 0)
       this.syncStorageClasses(ctx);
     const snapshot = this.cache.snapshot({
       services: this.serviceInformer.list(),
@@ -763,6 +795,9 @@ export class KubeScheduler implements Scheduler {
       nodes: [...this.knownNodes.entries()].sort(),
       pods: [...this.knownPods.entries()].sort(),
       events: this.events.toJSON(),
+      ...(this.volumeUsers ? { volumeUsers: true } : {}),
+      ...(this.followClasses ? { followClasses: true } : {}),
+      ...(this.knownVolumes.size > 0 ? { volumes: [...this.knownVolumes.entries()].sort() } : {}),
     };
   }
 
@@ -785,7 +820,9 @@ export class KubeScheduler implements Scheduler {
     this.pvcInformer = new Informer<PersistentVolumeClaim>('persistentvolumeclaims');
     this.pvInformer = new Informer<PersistentVolume>('persistentvolumes');
     this.classInformer = new Informer<StorageClass>('storageclasses');
-    this.volumeUsers = false;
+    this.volumeUsers = s.volumeUsers ?? false;
+    this.followClasses = s.followClasses ?? false;
+    this.knownVolumes = new Map(s.volumes ?? []);
     this.cache = new SnapshotCache();
     this.nominated = new Map();
   }
