@@ -16,6 +16,8 @@ const ZLabWorkerEnv = z.object({
   // Trace events a restored lab gets back in memory. Every event is in the database already and
   // the server reads them from there; in memory they only make each write's serialize() longer.
   LAB_RESTORE_TRACE_EVENTS: z.coerce.number().int().nonnegative().default(100),
+  /** leave a lab to the worker that ticked it last (see lab-tick.handler.ts); 0 turns it off */
+  LAB_TICK_AFFINITY: z.enum(['0', '1']).default('1'),
   /** record every tick's lag and outcome in Redis (benchmarks) */
   LAB_METRICS: z.enum(['0', '1']).default('0'),
 });
@@ -28,6 +30,7 @@ export type TLabWorkerConfig = {
   cacheSize: number;
   restoreTraceEvents: number;
   isMetricsEnabled: boolean;
+  isAffinityEnabled: boolean;
 };
 
 export function loadLabWorkerConfig(env: Record<string, string | undefined>): TLabWorkerConfig {
@@ -47,5 +50,6 @@ export function loadLabWorkerConfig(env: Record<string, string | undefined>): TL
     cacheSize: e.LAB_CACHE_SIZE,
     restoreTraceEvents: e.LAB_RESTORE_TRACE_EVENTS,
     isMetricsEnabled: e.LAB_METRICS === '1',
+    isAffinityEnabled: e.LAB_TICK_AFFINITY === '1',
   };
 }

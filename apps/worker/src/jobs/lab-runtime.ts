@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   bullmqPrefix,
   LAB_QUEUE,
@@ -20,7 +21,13 @@ import { createLabHibernateHandler } from './lab-hibernate.handler';
 import { labRearmJob } from './lab-rearm.job';
 import { createLabRearmHandler, rearmLabSchedulers } from './lab-rearm.handler';
 import { labTickJob } from './lab-tick.job';
-import { createLabTickHandler, type TLabScheduler, type TLabTickOutcome } from './lab-tick.handler';
+import {
+  createLabTickHandler,
+  LAB_AFFINITY_MS,
+  type TLabScheduler,
+  type TLabTickAffinity,
+  type TLabTickOutcome,
+} from './lab-tick.handler';
 
 export type TLabRuntime = { close(): Promise<void> };
 
@@ -81,9 +88,26 @@ export async function startLabRuntime(
       await queue.removeJobScheduler(labSchedulerId(labId));
     },
   };
+  // a name no other running worker has (two processes may share a pid across machines)
+  const self = `${globalThis.process.pid}-${randomUUID().slice(0, 8)}`;
+  const tickerKey = (labId: string) => `${config.redisKeyPrefix}lab-ticker:${labId}`;
+  const affinity: TLabTickAffinity = {
+    self,
+    async lastTicker(labId) {
+      const value = await publisher.get(tickerKey(labId));
+      if (!value) return null;
+      const at = value.lastIndexOf(':');
+      return { worker: value.slice(0, at), atMs: Number(value.slice(at + 1)) };
+    },
+    async recordTick(labId) {
+      await publisher.set(tickerKey(labId), `${self}:${Date.now()}`, 'PX', LAB_AFFINITY_MS * 4);
+    },
+    now: Date.now,
+  };
   const tickDeps = {
     store,
     findLab: (labId: string) => findLabHeader(db, labId),
+    ...(labConfig.isAffinityEnabled ? { affinity } : {}),
     scheduler,
     publish: async (labId: string, notice: unknown) => {
       await publisher.publish(labChannel(config.redisKeyPrefix, labId), JSON.stringify(notice));

@@ -134,3 +134,37 @@ describe('lab tick handler', () => {
     expect(f.calls).toEqual(calls);
   });
 });
+
+describe('lab tick affinity', () => {
+  const ok = { kind: 'ok', result: 250, commit: commit(true) } as const;
+  const withAffinity = (last: { worker: string; atMs: number } | null | 'redis down') => {
+    const f = fakes(ok, header());
+    f.deps.affinity = {
+      self: 'w-1',
+      lastTicker: async () => {
+        if (last === 'redis down') throw new Error('Connection is closed.');
+        return last;
+      },
+      recordTick: async (id) => void f.calls.push(`ticked-by-me ${id}`),
+      now: () => 10_000,
+    };
+    return f;
+  };
+
+  it.each([
+    ['tick a lab nobody ticked yet, and record it', null, 'ticked'],
+    ['tick a lab it ticked last', { worker: 'w-1', atMs: 9_900 }, 'ticked'],
+    [
+      'leave a lab to the worker that ticked it just now',
+      { worker: 'w-2', atMs: 9_000 },
+      'deferred',
+    ],
+    ['take over a lab whose worker stopped ticking it', { worker: 'w-2', atMs: 8_400 }, 'ticked'],
+    ['tick anyway when Redis cannot say who ticked last', 'redis down', 'ticked'],
+  ] as const)('should %s', async (_name, last, outcome) => {
+    const f = withAffinity(last);
+    const result = await createLabTickHandler(f.deps).handle({ labId: 'lab-1' });
+    expect(result.outcome).toBe(outcome);
+    expect(f.calls.includes('ticked-by-me lab-1')).toBe(outcome === 'ticked');
+  });
+});

@@ -10,16 +10,36 @@ export type TLabScheduler = {
   disarm(labId: string): Promise<void>;
 };
 
+/**
+ * Which worker ticked a lab last, and when. BullMQ hands a lab's next tick to whichever worker is
+ * free, and a worker whose copy of the lab is behind another's tick must replay it (or, the first
+ * time, rebuild the lab from its rows): with two workers alternating, most ticks paid for that.
+ * A worker that did not tick a lab last leaves it to the one that did, for as long as that one
+ * keeps ticking it; the lab is then ticked about half as often, each tick covering the time
+ * since the last (a lab's clock never depends on how often it is ticked).
+ */
+export type TLabTickAffinity = {
+  /** this worker's name (unique among the running workers) */
+  self: string;
+  lastTicker(labId: string): Promise<{ worker: string; atMs: number } | null>;
+  recordTick(labId: string): Promise<void>;
+  now(): number;
+};
+
+/** A worker that stopped ticking a lab for this long (gone, or overloaded) loses it to another. */
+export const LAB_AFFINITY_MS = 1_500;
+
 export type TLabTickDeps = {
   store: Pick<LabStore<SimLab>, 'write'>;
   findLab(labId: string): Promise<TLabHeader | null>;
   scheduler: TLabScheduler;
   publish(labId: string, notice: TLabNotice): Promise<void>;
   logger: Logger;
+  affinity?: TLabTickAffinity;
 };
 
 export type TLabTickOutcome =
-  | { outcome: 'busy' | 'gone' | 'unchanged' | 'stopped' }
+  | { outcome: 'busy' | 'gone' | 'unchanged' | 'stopped' | 'deferred' }
   | {
       outcome: 'ticked';
       advancedMs: number;
@@ -59,10 +79,23 @@ export function createLabTickHandler(
   return {
     name: labTickJob.name,
     async handle({ labId }) {
+      const { affinity } = deps;
+      if (affinity) {
+        // Redis down: no affinity, tick anyway (the row lock keeps ticks one at a time)
+        const last = await affinity.lastTicker(labId).catch(() => null);
+        if (last && last.worker !== affinity.self && affinity.now() - last.atMs < LAB_AFFINITY_MS) {
+          return { outcome: 'deferred' };
+        }
+      }
       const written = await deps.store.write(labId, { skipLocked: true }, (ctx) => {
         if (ctx.status !== 'ACTIVE') return 0;
         return ctx.catchUp();
       });
+      if (written.kind === 'ok' && affinity) {
+        await affinity.recordTick(labId).catch((error: unknown) => {
+          deps.logger.warn({ err: error, labId }, 'could not record the lab tick');
+        });
+      }
       if (written.kind !== 'ok') {
         // SKIP LOCKED: another writer holds the lab (it moves the clock itself), or it is gone.
         if (await deps.findLab(labId)) return { outcome: 'busy' };

@@ -311,9 +311,11 @@ describe('labs under faults', () => {
           await exec(labId, 'kubectl create deployment web --image=nginx:1.27 --replicas=3'),
         ).not.toBeNull();
       }
+      // Affinity off: each worker would otherwise leave a lab to the one that ticked it last,
+      // and the point here is both workers reaching for the same lab as often as they can.
       const workers = [
-        startWorker({ LAB_TICK_CONCURRENCY: '4' }),
-        startWorker({ LAB_TICK_CONCURRENCY: '4' }),
+        startWorker({ LAB_TICK_CONCURRENCY: '4', LAB_TICK_AFFINITY: '0' }),
+        startWorker({ LAB_TICK_CONCURRENCY: '4', LAB_TICK_AFFINITY: '0' }),
       ];
       await Promise.all(workers.map((w) => w.ready));
       // both workers tick, while commands (a third writer) keep coming
@@ -355,6 +357,33 @@ describe('labs under faults', () => {
           expect(trace[i]!.t).toBeGreaterThanOrEqual(trace[i - 1]!.t);
         }
       }
+    },
+  );
+
+  it(
+    'should keep ticking a lab on the worker that ticked it last when two workers run',
+    { timeout: 120_000 },
+    async () => {
+      // A stuck pod keeps the lab converging (ImagePullBackOff retries), so it ticks throughout.
+      const labId = await createLab();
+      expect(await exec(labId, STUCK)).not.toBeNull();
+      const workers = [startWorker(), startWorker()];
+      await Promise.all(workers.map((w) => w.ready));
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      await Promise.all(workers.map((w) => kill(w.child, 'SIGTERM')));
+      const records = (await tickRecords(t.redis, [labId])).filter((r) =>
+        workers.some((w) => w.pid === r.pid),
+      );
+      const ticked = records.filter((r) => r.outcome === 'ticked');
+      expect(ticked.length).toBeGreaterThan(5);
+      // the other worker got about half of the jobs and left them to the lab's ticker
+      expect(records.some((r) => r.outcome === 'deferred')).toBe(true);
+      let switches = 0;
+      for (let i = 1; i < ticked.length; i++) {
+        if (ticked[i]!.pid !== ticked[i - 1]!.pid) switches++;
+      }
+      // without affinity the two workers alternate on about every other tick
+      expect(switches).toBeLessThanOrEqual(1);
     },
   );
 });
