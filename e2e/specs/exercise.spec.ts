@@ -114,6 +114,15 @@ describe('a learner solving an exercise', () => {
     );
     await shot(page, 'check-failed-with-hint');
 
+    // A command in the hint types itself at the prompt (not run), as a chapter's commands do.
+    await objective
+      .getByRole('button', { name: 'Type into the terminal: kubectl describe pod' })
+      .click();
+    await page.waitForFunction(() =>
+      (document.querySelector('.xterm-rows')?.textContent ?? '').includes('kubectl describe pod'),
+    );
+    await page.keyboard.press('Control+C');
+
     // The fix, typed in the terminal: a new rollout with an image that exists.
     await page.locator('.xterm-helper-textarea').focus();
     await typeLine(page, 'kubectl set image deployment/web nginx=nginx:1.27');
@@ -161,6 +170,10 @@ describe('a learner in Chinese', () => {
     expect(failed.text).toContain('第 1 次嘗試');
     expect(await visibleText(lesson.getByTestId('objective-hint'))).toContain('拉不到哪個映像檔');
     await shot(page, 'check-failed-zh');
+    // Tall enough for the whole pane (brief, result, objective and hint) without scrolling it.
+    await page.setViewportSize({ width: 1280, height: 1100 });
+    await shot(page, 'exercise-pane-zh');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Fill up to the lab limit through the API, then try to start one more exercise.
     for (let created = 0; created < 20; created += 1) {

@@ -1,6 +1,7 @@
 import type { TLabCheckResponse } from '@kubejourney/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  isTypeableCommand,
   mergeObjectiveResults,
   readLimitReached,
   splitInlineCode,
@@ -133,5 +134,21 @@ describe('readLimitReached', () => {
     [{ kind: 'unexpected', status: 502 }],
   ] as const)('should return null when the failure is %o', (error) => {
     expect(readLimitReached(error)).toBeNull();
+  });
+});
+
+describe('isTypeableCommand', () => {
+  it.each([
+    ['kubectl describe pod', true],
+    ['kubectl set image deployment/web nginx=nginx:1.27', true],
+    ['ssh node-2', true],
+    ['systemctl status kubelet', true],
+    ['kubectl', false],
+    ['Pending', false],
+    ['dedicated=gpu:NoSchedule', false],
+    ["cat <<'EOF' | kubectl apply -f -", false],
+    ['kubectl get pods | grep web', false],
+  ])('should say %s is typeable: %s', (code, expected) => {
+    expect(isTypeableCommand(code)).toBe(expected);
   });
 });

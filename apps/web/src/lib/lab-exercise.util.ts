@@ -72,3 +72,11 @@ export function splitInlineCode(text: string): TInlineSegment[] {
 export function readLimitReached(error: TApiFailure): string | null {
   return error.kind === 'api' && error.code === 'LIMIT_REACHED' ? error.message : null;
 }
+
+/**
+ * Inline code a learner can send to the prompt: a command line, not a name such as `Pending`.
+ * A heredoc or a pipe is left to be read, not typed in one click.
+ */
+export function isTypeableCommand(code: string): boolean {
+  return /^(kubectl|ssh|systemctl|journalctl|crictl|cat|ls)\s\S/.test(code) && !/[<|]/.test(code);
+}

@@ -136,7 +136,10 @@ export function ExerciseCheckClient({ labId, objectives, locale, messages }: TPr
                     <span className="font-semibold text-orange-900">
                       {messages.objectiveHint}:{' '}
                     </span>
-                    <InlineCodeText text={objective.hint[locale]} />
+                    <InlineCodeText
+                      text={objective.hint[locale]}
+                      typeLabel={messages.typeCommand}
+                    />
                   </p>
                 )}
               </li>
