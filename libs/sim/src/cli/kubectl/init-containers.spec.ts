@@ -90,6 +90,8 @@ describe('kubectl and init containers', { timeout: LAB_TEST_TIMEOUT_MS }, () => 
     expect(text.indexOf('Init Containers:\n')).toBeLessThan(text.indexOf('\nContainers:\n'));
     const first = initStatus(0);
     const proxy = initStatus(1);
+    // the ServiceAccount admission plugin mounts the token into init containers as well
+    const token = pod().spec.volumes?.find((v) => v.name.startsWith('kube-api-access-'))?.name;
     expect(section(text, 'Init Containers:', '\nContainers:')).toBe(
       'Init Containers:\n' +
         '  init-1:\n' +
@@ -110,7 +112,8 @@ describe('kubectl and init containers', { timeout: LAB_TEST_TIMEOUT_MS }, () => 
         '    Ready:          True\n' +
         '    Restart Count:  0\n' +
         '    Environment:    <none>\n' +
-        '    Mounts:         <none>\n' +
+        '    Mounts:\n' +
+        `      /var/run/secrets/kubernetes.io/serviceaccount from ${token} (ro)\n` +
         '  proxy:\n' +
         `    Container ID:   ${proxy.containerID}\n` +
         '    Image:          nginx:1.27\n' +
@@ -122,7 +125,8 @@ describe('kubectl and init containers', { timeout: LAB_TEST_TIMEOUT_MS }, () => 
         '    Ready:          True\n' +
         '    Restart Count:  0\n' +
         '    Environment:    <none>\n' +
-        '    Mounts:         <none>',
+        '    Mounts:\n' +
+        `      /var/run/secrets/kubernetes.io/serviceaccount from ${token} (ro)`,
     );
     expect(text).toMatch(/\nStatus: +Running\n/);
     expect(text).toMatch(/\n {2}Initialized +True \n/);
