@@ -288,6 +288,10 @@ export const ZLabCheckResponse = z.object({
 });
 export type TLabCheckResponse = z.infer<typeof ZLabCheckResponse>;
 
+/** GET /api/labs/:id/check: the lab's latest graded attempt (null before the first check). */
+export const ZLabLastCheckResponse = z.object({ last: ZLabCheckResponse.nullable() });
+export type TLabLastCheckResponse = z.infer<typeof ZLabLastCheckResponse>;
+
 /** GET /api/labs/scenarios: what a learner can start (hints are only given by a failed check). */
 export const ZScenarioListResponse = z.object({
   scenarios: z.array(

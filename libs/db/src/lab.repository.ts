@@ -476,6 +476,18 @@ export interface TLabCheckRecord {
   simTimeMs: number;
 }
 
+/** The lab's latest grading attempt with its attempt number; null before the first. */
+export async function findLastLabCheck(
+  db: TDb,
+  labId: string,
+): Promise<(TLabCheckRecord & { seq: number }) | null> {
+  const [row] = await db.$queryRaw<
+    (Omit<TLabCheckRecord, 'simTimeMs'> & { seq: number; simTimeMs: bigint | number | string })[]
+  >`SELECT "seq", "passed", "score", "maxScore", "objectives", "simTimeMs" FROM "LabCheck"
+    WHERE "labId" = ${labId} ORDER BY "seq" DESC LIMIT 1`;
+  return row ? { ...row, simTimeMs: Number(row.simTimeMs) } : null;
+}
+
 /**
  * Records a grading attempt with the next attempt number of the lab. Two attempts racing for the
  * same number: the loser's insert hits the primary key and takes the next one.

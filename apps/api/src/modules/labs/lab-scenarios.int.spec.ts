@@ -75,8 +75,14 @@ describe('scenario labs', () => {
         .send({ action: 'pause' })
         .expect(200);
 
+      // nothing graded yet
+      const none = await http().get(`/api/labs/${id}/check`).set('Cookie', ada).expect(200);
+      expect(none.body).toEqual({ last: null });
       const first = await http().post(`/api/labs/${id}/check`).set('Cookie', ada).expect(200);
       expect(first.body).toMatchObject({ attempt: 1, passed: false, score: 3, maxScore: 10 });
+      // coming back to the exercise shows the attempt exactly as it was answered
+      const again = await http().get(`/api/labs/${id}/check`).set('Cookie', ada).expect(200);
+      expect(again.body).toEqual({ last: first.body });
       const [endpoints, ready] = first.body.objectives as {
         id: string;
         passed: boolean;
@@ -87,6 +93,7 @@ describe('scenario labs', () => {
       expect(ready).toMatchObject({ id: 'web-ready', passed: true, hint: null });
       // another learner can neither grade nor see it
       await http().post(`/api/labs/${id}/check`).set('Cookie', bob).expect(404);
+      await http().get(`/api/labs/${id}/check`).set('Cookie', bob).expect(404);
 
       await http()
         .post(`/api/labs/${id}/exec`)
@@ -100,6 +107,9 @@ describe('scenario labs', () => {
         .expect(200);
       const second = await http().post(`/api/labs/${id}/check`).set('Cookie', ada).expect(200);
       expect(second.body).toMatchObject({ attempt: 2, passed: true, score: 10 });
+      expect(
+        (await http().get(`/api/labs/${id}/check`).set('Cookie', ada).expect(200)).body,
+      ).toEqual({ last: second.body });
       expect((second.body.objectives as { hint: unknown }[]).every((o) => o.hint === null)).toBe(
         true,
       );
@@ -119,5 +129,8 @@ describe('scenario labs', () => {
     const sandbox = await http().post('/api/labs').set('Cookie', ada).send({ kind: 'sandbox' });
     const response = await http().post(`/api/labs/${sandbox.body.id}/check`).set('Cookie', ada);
     expect([response.status, response.body.error.code]).toEqual([409, 'CONFLICT']);
+    // and a sandbox has no attempts to show
+    const last = await http().get(`/api/labs/${sandbox.body.id}/check`).set('Cookie', ada);
+    expect([last.status, last.body]).toEqual([200, { last: null }]);
   });
 });

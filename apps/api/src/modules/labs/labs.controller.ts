@@ -26,6 +26,7 @@ import {
   type TExecRequest,
   type TExecResponse,
   type TLabCheckResponse,
+  type TLabLastCheckResponse,
   type TScenarioListResponse,
   type TLabListResponse,
   type TLabView,
@@ -34,6 +35,7 @@ import {
   ZExecRequest,
   ZExecResponse,
   ZLabCheckResponse,
+  ZLabLastCheckResponse,
   ZScenarioListResponse,
   ZLabListResponse,
   ZLabView,
@@ -104,6 +106,15 @@ export class LabsController {
     @Body(new ZodValidationPipe(ZExecRequest)) body: TExecRequest,
   ): Promise<TExecResponse> {
     return this.labs.exec(user.id, id, body.command);
+  }
+
+  @Get(':id/check')
+  @ApiOkResponse({ schema: toOpenApiSchema(ZLabLastCheckResponse, 'output') })
+  lastCheck(
+    @CurrentUser() user: TAuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<TLabLastCheckResponse> {
+    return this.labs.lastCheck(user.id, id);
   }
 
   @Post(':id/check')

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { simLabEngine } from '@kubejourney/content';
 import {
   deleteLab,
+  findLastLabCheck,
   findOwnedLab,
   insertLabCheck,
   LabStore,
@@ -85,6 +86,10 @@ export class LabsRepository {
 
   recordCheck(labId: string, check: TLabCheckRecord): Promise<number> {
     return insertLabCheck(this.db, labId, check);
+  }
+
+  lastCheck(labId: string): Promise<(TLabCheckRecord & { seq: number }) | null> {
+    return findLastLabCheck(this.db, labId);
   }
 
   touch(labId: string, at: Date): Promise<void> {

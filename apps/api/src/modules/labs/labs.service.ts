@@ -4,13 +4,25 @@ import type {
   TCreateLabRequest,
   TExecResponse,
   TLabCheckResponse,
+  TLabLastCheckResponse,
   TLabListResponse,
   TScenarioListResponse,
   TLabNotice,
   TLabView,
 } from '@kubejourney/contracts';
-import { findScenario, gradeScenario, labStartFiles, SCENARIOS } from '@kubejourney/content';
-import type { LabWriteContext, TLabCommit, TLabWriteResult } from '@kubejourney/db';
+import {
+  findScenario,
+  gradeScenario,
+  labStartFiles,
+  SCENARIOS,
+  type TScenario,
+} from '@kubejourney/content';
+import type {
+  LabWriteContext,
+  TLabCheckRecord,
+  TLabCommit,
+  TLabWriteResult,
+} from '@kubejourney/db';
 import { ADMIN_USER, type ApiResponse, type LabRequest, type SimLab } from '@kubejourney/sim';
 import { randomInt } from 'node:crypto';
 import { Clock } from '../../common/clock';
@@ -166,30 +178,25 @@ export class LabsService {
       }),
     );
     const { grade, simTimeMs } = graded;
-    const attempt = await this.labs.recordCheck(labId, {
+    const record = {
       passed: grade.passed,
       score: grade.score,
       maxScore: grade.maxScore,
       objectives: grade.objectives,
       simTimeMs,
-    });
-    return {
-      attempt,
-      passed: grade.passed,
-      score: grade.score,
-      maxScore: grade.maxScore,
-      simTimeMs,
-      objectives: scenario.objectives.map((objective, i) => {
-        const passed = grade.objectives[i]?.passed === true;
-        return {
-          id: objective.id,
-          text: objective.text,
-          passed,
-          points: objective.points,
-          hint: passed ? null : objective.hint,
-        };
-      }),
     };
+    const attempt = await this.labs.recordCheck(labId, record);
+    return toCheckResponse(scenario, { ...record, seq: attempt });
+  }
+
+  /** The latest attempt, as `check` answered it (a learner coming back to the exercise). */
+  async lastCheck(ownerId: string, labId: string): Promise<TLabLastCheckResponse> {
+    const header = await this.labs.findOwned(labId, ownerId);
+    if (!header) throw notFound();
+    const scenario = header.scenarioId ? findScenario(header.scenarioId) : undefined;
+    if (header.kind !== 'SCENARIO' || !scenario) return { last: null };
+    const last = await this.labs.lastCheck(labId);
+    return { last: last ? toCheckResponse(scenario, last) : null };
   }
 
   async changeClock(ownerId: string, labId: string, request: TClockRequest): Promise<TLabView> {
@@ -262,5 +269,29 @@ export function toChangedNotice(commit: TLabCommit): TLabNotice {
     simTimeMs: commit.simTimeMs,
     events: commit.events,
     objectsChanged: commit.objectsChanged,
+  };
+}
+
+/** A graded attempt in the scenario's words: each objective's text, and a hint where not met. */
+function toCheckResponse(
+  scenario: TScenario,
+  attempt: TLabCheckRecord & { seq: number },
+): TLabCheckResponse {
+  return {
+    attempt: attempt.seq,
+    passed: attempt.passed,
+    score: attempt.score,
+    maxScore: attempt.maxScore,
+    simTimeMs: attempt.simTimeMs,
+    objectives: scenario.objectives.map((objective) => {
+      const passed = attempt.objectives.find((o) => o.id === objective.id)?.passed === true;
+      return {
+        id: objective.id,
+        text: objective.text,
+        passed,
+        points: objective.points,
+        hint: passed ? null : objective.hint,
+      };
+    }),
   };
 }
