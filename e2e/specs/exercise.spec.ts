@@ -148,6 +148,14 @@ describe('a learner solving an exercise', () => {
     expect(await objective.getAttribute('data-status')).toBe('passed');
     expect(await objective.getByTestId('objective-hint').count()).toBe(0);
     await shot(page, 'check-passed');
+
+    // Coming back later: the page shows the last attempt without checking again.
+    await page.reload();
+    const kept = page.getByTestId('exercise-result').locator('[data-passed]');
+    await kept.waitFor({ timeout: 20_000 });
+    expect(await kept.getAttribute('data-passed')).toBe('true');
+    expect(await visibleText(kept)).toBe(second.text);
+    expect(await objective.getAttribute('data-status')).toBe('passed');
   });
 });
 

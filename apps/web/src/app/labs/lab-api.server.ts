@@ -1,8 +1,10 @@
 import 'server-only';
 import {
+  ZLabLastCheckResponse,
   ZLabListResponse,
   ZLabView,
   ZScenarioListResponse,
+  type TLabLastCheckResponse,
   type TLabListResponse,
   type TLabView,
   type TScenarioListResponse,
@@ -57,3 +59,8 @@ export const readLab = cache((id: string): Promise<TServerRead<TLabView>> =>
 export const readScenarios = cache((): Promise<TServerRead<TScenarioListResponse>> =>
   read('/api/labs/scenarios', ZScenarioListResponse),
 );
+
+/** A scenario lab's latest graded attempt ({last: null} before the first check). */
+export function readLastCheck(id: string): Promise<TServerRead<TLabLastCheckResponse>> {
+  return read(`/api/labs/${encodeURIComponent(id)}/check`, ZLabLastCheckResponse);
+}

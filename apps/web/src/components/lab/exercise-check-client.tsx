@@ -18,6 +18,8 @@ import { InlineCodeText } from './inline-code-text';
 type TProps = {
   labId: string;
   objectives: TScenarioSummary['objectives'];
+  /** the latest attempt read with the page (null: never checked) */
+  initialResult: TLabCheckResponse | null;
   locale: TLocale;
   messages: TMessages['lab'];
 };
@@ -28,8 +30,14 @@ const STATUS_MARK: Record<TObjectiveStatus, { icon: string; className: string }>
   failed: { icon: '✗', className: 'text-red-700' },
 };
 
-export function ExerciseCheckClient({ labId, objectives, locale, messages }: TProps) {
-  const [result, setResult] = useState<TLabCheckResponse | null>(null);
+export function ExerciseCheckClient({
+  labId,
+  objectives,
+  initialResult,
+  locale,
+  messages,
+}: TProps) {
+  const [result, setResult] = useState<TLabCheckResponse | null>(initialResult);
   const [isChecking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

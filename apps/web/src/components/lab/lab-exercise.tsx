@@ -1,5 +1,5 @@
 import { formatMessage, type TMessages } from '@kubejourney/content';
-import type { TLocale } from '@kubejourney/contracts';
+import type { TLabCheckResponse, TLocale } from '@kubejourney/contracts';
 import type { TScenarioSummary } from '@/lib/lab-exercise.util';
 import { ExerciseCheckClient } from './exercise-check-client';
 import { InlineCodeText } from './inline-code-text';
@@ -11,6 +11,8 @@ type TProps = {
   scenario: TScenarioSummary | null;
   /** why the brief is missing, when the scenario list could not be read */
   loadFailure?: string;
+  /** the latest graded attempt, shown until the learner checks again */
+  lastCheck: TLabCheckResponse | null;
   locale: TLocale;
   messages: TMessages;
 };
@@ -21,6 +23,7 @@ export function LabExercise({
   scenarioId,
   scenario,
   loadFailure,
+  lastCheck,
   locale,
   messages,
 }: TProps) {
@@ -74,6 +77,7 @@ export function LabExercise({
       <ExerciseCheckClient
         labId={labId}
         objectives={scenario?.objectives ?? []}
+        initialResult={lastCheck}
         locale={locale}
         messages={lab}
       />

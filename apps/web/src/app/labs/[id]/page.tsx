@@ -7,7 +7,7 @@ import { LabViewClient } from '@/components/lab/lab-view-client';
 import { findChapterStop } from '@/lib/chapter-stop.util';
 import { buildLabHref, DEFAULT_LAB_CHAPTER, parseLabDeepLink } from '@/lib/lab-deep-link.util';
 import { getRequestContext } from '@/server/request-context.server';
-import { readLab, readScenarios } from '../lab-api.server';
+import { readLab, readLastCheck, readScenarios } from '../lab-api.server';
 
 async function findScenario(scenarioId: string) {
   const scenarios = await readScenarios();
@@ -60,7 +60,7 @@ export default async function LabPage({ params, searchParams }: TProps) {
   }
   if (lab.data.kind === 'scenario' && lab.data.scenarioId) {
     // An exercise: the lesson pane is its brief and its check, never a chapter.
-    const scenarios = await readScenarios();
+    const [scenarios, lastCheck] = await Promise.all([readScenarios(), readLastCheck(lab.data.id)]);
     const scenarioId = lab.data.scenarioId;
     const scenario = scenarios.ok
       ? (scenarios.data.scenarios.find((s) => s.id === scenarioId) ?? null)
@@ -75,6 +75,8 @@ export default async function LabPage({ params, searchParams }: TProps) {
             labId={lab.data.id}
             scenarioId={scenarioId}
             scenario={scenario}
+            // the learner's last attempt, so coming back shows where they left off
+            lastCheck={lastCheck.ok ? lastCheck.data.last : null}
             {...(scenarios.ok ? {} : { loadFailure: scenarios.message })}
             locale={locale}
             messages={messages}
