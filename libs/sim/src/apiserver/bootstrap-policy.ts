@@ -167,6 +167,21 @@ export function bootstrapClusterRoles(): Role[] {
       { apiGroups: ['apps'], resources: ['replicasets', 'statefulsets'], verbs: READ },
       { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: READ },
     ]),
+    // bootstrappolicy's role for the scheduler's VolumeBinding plugin: it reads storage classes
+    // and reserves volumes and claims (selected-node, claimRef) before binding a pod
+    clusterRole('system:volume-scheduler', [
+      {
+        apiGroups: [''],
+        resources: ['persistentvolumes'],
+        verbs: ['get', 'list', 'patch', 'update', 'watch'],
+      },
+      { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: READ },
+      {
+        apiGroups: [''],
+        resources: ['persistentvolumeclaims'],
+        verbs: ['get', 'list', 'patch', 'update', 'watch'],
+      },
+    ]),
     // kubeadm runs the controller-manager with broad rights (its per-controller service accounts
     // are folded into one identity here).
     clusterRole('system:kube-controller-manager', [
@@ -244,6 +259,9 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
       { apiGroup: G, kind: 'Group', name: 'system:authenticated' },
     ]),
     clusterRoleBinding('system:kube-scheduler', 'system:kube-scheduler', [
+      { apiGroup: G, kind: 'User', name: 'system:kube-scheduler' },
+    ]),
+    clusterRoleBinding('system:volume-scheduler', 'system:volume-scheduler', [
       { apiGroup: G, kind: 'User', name: 'system:kube-scheduler' },
     ]),
     clusterRoleBinding('system:kube-controller-manager', 'system:kube-controller-manager', [

@@ -250,9 +250,9 @@ export class KubeScheduler implements Scheduler {
   }
 
   /**
-   * Classes are listed when a pod with claims is scheduled: kubeadm's system:kube-scheduler may
-   * not read them (the lab has no system:volume-scheduler role yet), and a refused list retried on
-   * every wake-up would flood the trace with the same 403.
+   * Classes are listed only once a pod with claims is scheduled: a lab whose RBAC was changed so
+   * the scheduler may not read them (system:volume-scheduler removed) would otherwise retry a
+   * refused list on every wake-up and flood the trace with the same 403.
    */
   private syncStorageClasses(ctx: ComponentContext): void {
     this.syncVolumeInformer(ctx, this.classInformer, 'StorageClassChange');

@@ -165,38 +165,8 @@ describe('VolumeBinding with WaitForFirstConsumer in a lab', { timeout: 60_000 }
     } as KubeObject;
   }
 
-  /** bootstrappolicy's system:volume-scheduler, which the lab's bootstrap policy lacks */
-  function grantVolumeScheduler(lab: Lab): void {
-    const rbac = 'rbac.authorization.k8s.io';
-    create(lab, 'clusterroles', {
-      apiVersion: `${rbac}/v1`,
-      kind: 'ClusterRole',
-      metadata: { name: 'system:volume-scheduler' },
-      rules: [
-        {
-          apiGroups: [''],
-          resources: ['persistentvolumes', 'persistentvolumeclaims'],
-          verbs: ['get', 'list', 'patch', 'update', 'watch'],
-        },
-        {
-          apiGroups: ['storage.k8s.io'],
-          resources: ['storageclasses'],
-          verbs: ['get', 'list', 'watch'],
-        },
-      ],
-    } as KubeObject);
-    create(lab, 'clusterrolebindings', {
-      apiVersion: `${rbac}/v1`,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'system:volume-scheduler' },
-      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'system:volume-scheduler' },
-      subjects: [{ apiGroup: rbac, kind: 'User', name: 'system:kube-scheduler' }],
-    } as KubeObject);
-  }
-
   it('should bind the local volume of the chosen node and then the pod', () => {
     const lab = createSchedulerLab({ seed: 2 });
-    grantVolumeScheduler(lab);
     create(lab, 'storageclasses', storageClass('local-storage', 'kubernetes.io/no-provisioner'));
     create(
       lab,
@@ -214,7 +184,6 @@ describe('VolumeBinding with WaitForFirstConsumer in a lab', { timeout: 60_000 }
 
   it('should annotate the claim with the selected node and keep the pod Pending without a provisioner', () => {
     const lab = createSchedulerLab({ seed: 2 });
-    grantVolumeScheduler(lab);
     create(lab, 'storageclasses', storageClass('csi-wffc', 'example.com/csi'));
     create(lab, 'persistentvolumeclaims', claimManifest('data', 'csi-wffc'), 'default');
     lab.advance(1_000);
