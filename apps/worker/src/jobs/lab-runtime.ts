@@ -61,7 +61,9 @@ export async function startLabRuntime(
   labConfig: TLabWorkerConfig = loadLabWorkerConfig(process.env),
 ): Promise<TLabRuntime> {
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-  const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  // Notices and tick affinity ride on this one. A tick awaits its commands, so none may hang:
+  // a job that never ends would also hold up the worker's shutdown (close waits for it).
+  const publisher = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, commandTimeout: 5_000 });
   const prefix = bullmqPrefix(config.redisKeyPrefix);
   const queue = new Queue<TLabTickPayload>(LAB_QUEUE, { connection, prefix });
   // the lab store's own pg pool (libs/db lab-sql.ts says why labs do not go through Prisma);

@@ -382,8 +382,10 @@ describe('labs under faults', () => {
       for (let i = 1; i < ticked.length; i++) {
         if (ticked[i]!.pid !== ticked[i - 1]!.pid) switches++;
       }
-      // without affinity the two workers alternate on about every other tick
-      expect(switches).toBeLessThanOrEqual(1);
+      // Without affinity the two workers alternate on about every other tick. With it a lab
+      // changes hands only when its worker was held up for 1.5 s (a loaded CI machine can do
+      // that now and then).
+      expect(switches).toBeLessThan(ticked.length / 4);
     },
   );
 });
