@@ -4,6 +4,7 @@ import { newAccount, signUpViaApi } from '../support/accounts';
 import { launchBrowser, newVisitor } from '../support/browser';
 import { visibleText } from '../support/page-checks';
 import { createScreenshotRecorder } from '../support/screenshots';
+import { typeLine, waitForOutput } from '../support/terminal';
 
 // A graded break-fix exercise, front to back: a learner starts "The image that does not exist"
 // from /labs, reads the brief beside the broken cluster, checks (and fails, with a hint), fixes
@@ -21,22 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function typeLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.type(line, { delay: 2 });
-  await page.keyboard.press('Enter');
-}
-
-async function waitForOutput(page: Page, text: string, timeout = 30_000): Promise<void> {
-  await page.waitForFunction(
-    (expected) =>
-      (document.querySelector('[data-testid="terminal-log"]')?.textContent ?? '').includes(
-        expected,
-      ),
-    text,
-    { timeout },
-  );
-}
 
 /** Starts the exercise from /labs and waits for its lab page, live. */
 async function startExercise(page: Page, buttonName: string): Promise<void> {

@@ -1,10 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, signUpViaApi } from '../support/accounts';
 import { launchBrowser, newVisitor } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { visibleText } from '../support/page-checks';
 import { createScreenshotRecorder } from '../support/screenshots';
+import { typeLine, waitForOutput } from '../support/terminal';
 
 // The lab, front to back: a learner opens a new sandbox, asks for the nodes, applies a Deployment
 // through a heredoc typed into the terminal, and watches three Pods come up on the cluster map
@@ -39,26 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Types a line into the xterm (its hidden textarea has the keyboard) and presses Enter. */
-async function typeLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.type(line, { delay: 2 });
-  await page.keyboard.press('Enter');
-}
-
-/** Waits for the last command's output in the terminal's screen-reader log. */
-async function waitForOutput(page: Page, text: string | RegExp, timeout = 30_000) {
-  const log = page.getByTestId('terminal-log');
-  await page.waitForFunction(
-    ({ pattern, isRegex }) => {
-      const content = document.querySelector('[data-testid="terminal-log"]')?.textContent ?? '';
-      return isRegex ? new RegExp(pattern).test(content) : content.includes(pattern);
-    },
-    { pattern: typeof text === 'string' ? text : text.source, isRegex: typeof text !== 'string' },
-    { timeout },
-  );
-  return (await log.textContent()) ?? '';
-}
 
 describe('a learner in a sandbox lab', () => {
   let context: BrowserContext;
