@@ -440,7 +440,7 @@ export class ApiServer {
       apiVersion: groupVersion(info),
       kind: `${info.kind}List`,
       metadata: { resourceVersion },
-      items: matched.map((e) => deepClone(e)),
+      items: req.readOnly ? matched : matched.map((e) => deepClone(e)),
     };
     return this.respond(ctx, 200, list, { items: matched.length, from: 'watch cache' });
   }

@@ -67,6 +67,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       resource: this.resource,
       namespace: this.opts.namespace,
       query: { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector },
+      // the cache holds the apiserver's frozen objects, as the watch delivers them
+      readOnly: true,
     });
     if (res.code !== 200 || typeof res.body === 'string' || isStatus(res.body)) return [];
     const list = res.body as KubeList<T>;
