@@ -64,15 +64,9 @@ export class GarbageCollector extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    const tagged = events.map((ev) => ({
-      ...ev,
-      object: {
-        ...ev.object,
-        metadata: { ...ev.object.metadata, name: `${resource}|${ev.object.metadata.name}` },
-      },
-    }));
-    this.dependents.apply(tagged);
-    this.byUid.apply(tagged);
+    const tagged = (obj: KubeObject): string => taggedKey(resource, obj);
+    this.dependents.apply(events, tagged);
+    this.byUid.apply(events, tagged);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

@@ -16,9 +16,10 @@ export class Index {
 
   constructor(private readonly fn: IndexFunc) {}
 
-  apply(events: WatchEvent[]): void {
+  /** `keyFor` names the objects otherwise than by keyOf (e.g. tagged with their resource). */
+  apply(events: WatchEvent[], keyFor: (obj: KubeObject) => string = keyOf): void {
     for (const ev of events) {
-      const key = keyOf(ev.object);
+      const key = keyFor(ev.object);
       const values = ev.type === 'ADDED' || ev.type === 'MODIFIED' ? this.fn(ev.object) : undefined;
       const old = this.valuesOf.get(key);
       if (values && old && sameValues(old, values)) continue;
@@ -35,12 +36,17 @@ export class Index {
   }
 
   keys(value: string): string[] {
+    return this.sortedKeys(value).slice();
+  }
+
+  /** keys(value) without the defensive copy, for a caller that only reads it before the next apply. */
+  sortedKeys(value: string): readonly string[] {
     let keys = this.sorted.get(value);
     if (!keys) {
       keys = [...(this.byValue.get(value) ?? [])].sort();
       this.sorted.set(value, keys);
     }
-    return keys.slice();
+    return keys;
   }
 
   private add(key: string, values: string[]): void {
@@ -69,9 +75,17 @@ function sameValues(a: string[], b: string[]): boolean {
 }
 
 export const byNamespace: IndexFunc = (o) => (o.metadata.namespace ? [o.metadata.namespace] : []);
-export const byControllerUid: IndexFunc = (o) =>
-  (o.metadata.ownerReferences ?? []).filter((r) => r.controller === true).map((r) => r.uid);
-export const byOwnerUid: IndexFunc = (o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid);
+// loops rather than filter/map: these run for every watch event of every controller
+export const byControllerUid: IndexFunc = (o) => {
+  const uids: string[] = [];
+  for (const r of o.metadata.ownerReferences ?? []) if (r.controller === true) uids.push(r.uid);
+  return uids;
+};
+export const byOwnerUid: IndexFunc = (o) => {
+  const uids: string[] = [];
+  for (const r of o.metadata.ownerReferences ?? []) uids.push(r.uid);
+  return uids;
+};
 export const byNodeName: IndexFunc = (o) => {
   const node = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
   return node ? [node] : [];

@@ -83,7 +83,21 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 }
 
+// Watch events hand the same frozen object to every informer and index of every controller:
+// its key is built once, and reusing the one string spares each Map lookup from hashing it anew.
+const frozenKeys = new WeakMap<KubeObject, string>();
+
 export function keyOf(obj: KubeObject): string {
+  if (!Object.isFrozen(obj) || !Object.isFrozen(obj.metadata)) return buildKey(obj);
+  let key = frozenKeys.get(obj);
+  if (key === undefined) {
+    key = buildKey(obj);
+    frozenKeys.set(obj, key);
+  }
+  return key;
+}
+
+function buildKey(obj: KubeObject): string {
   return obj.metadata.namespace
     ? `${obj.metadata.namespace}/${obj.metadata.name}`
     : `${obj.metadata.name}`;

@@ -12,23 +12,27 @@ export type ParsedSelector = SelectorRequirement[];
 
 export function matchesRequirements(labels: Labels | undefined, reqs: ParsedSelector): boolean {
   const l = labels ?? {};
-  return reqs.every((r) => {
-    const has = Object.prototype.hasOwnProperty.call(l, r.key);
-    switch (r.op) {
-      case 'exists':
-        return has;
-      case '!exists':
-        return !has;
-      case '=':
-        return has && l[r.key] === r.values[0];
-      case '!=':
-        return !has || l[r.key] !== r.values[0];
-      case 'in':
-        return has && r.values.includes(l[r.key] as string);
-      case 'notin':
-        return !has || !r.values.includes(l[r.key] as string);
-    }
-  });
+  // a loop, not every with a closure: controllers match selectors against every pod they own
+  for (const r of reqs) if (!matchesRequirement(l, r)) return false;
+  return true;
+}
+
+function matchesRequirement(l: Labels, r: SelectorRequirement): boolean {
+  const has = Object.prototype.hasOwnProperty.call(l, r.key);
+  switch (r.op) {
+    case 'exists':
+      return has;
+    case '!exists':
+      return !has;
+    case '=':
+      return has && l[r.key] === r.values[0];
+    case '!=':
+      return !has || l[r.key] !== r.values[0];
+    case 'in':
+      return has && r.values.includes(l[r.key] as string);
+    case 'notin':
+      return !has || !r.values.includes(l[r.key] as string);
+  }
 }
 
 export function fromLabelSelector(selector: LabelSelector | undefined): ParsedSelector {
@@ -65,13 +69,26 @@ export function selectorMatches(
   labels: Labels | undefined,
 ): boolean {
   if (!selector) return false;
-  if (!Object.isFrozen(selector)) return matchesRequirements(labels, fromLabelSelector(selector));
+  return matchesRequirements(labels, requirementsOf(selector));
+}
+
+/** selectorMatches with the selector parsed once, to match it against many objects. */
+export function selectorMatcher(
+  selector: LabelSelector | undefined,
+): (labels: Labels | undefined) => boolean {
+  if (!selector) return () => false;
+  const reqs = requirementsOf(selector);
+  return (labels) => matchesRequirements(labels, reqs);
+}
+
+function requirementsOf(selector: LabelSelector): ParsedSelector {
+  if (!Object.isFrozen(selector)) return fromLabelSelector(selector);
   let reqs = frozenSelectors.get(selector);
   if (!reqs) {
     reqs = fromLabelSelector(selector);
     frozenSelectors.set(selector, reqs);
   }
-  return matchesRequirements(labels, reqs);
+  return reqs;
 }
 
 /** A Service's plain map selector: empty or missing selects nothing (no endpoints are managed). */
