@@ -119,7 +119,9 @@ export class DeploymentController extends BaseController {
     const { namespace, name } = splitKey(key);
     const d = this.informer<Deployment>('deployments').get(namespace, name);
     if (!d) return 'done';
-    const s: Sync = { pass, d: deepClone(d), r: resolveSpec(d), cause };
+    // a sync replaces the copy's status and annotations (never changes them in place), so its
+    // own metadata object is all that must not be the frozen informer object's
+    const s: Sync = { pass, d: { ...d, metadata: { ...d.metadata } }, r: resolveSpec(d), cause };
     try {
       this.syncDeployment(s);
       return 'done';
@@ -167,7 +169,8 @@ export class DeploymentController extends BaseController {
       const ref = controllerRef(rs);
       const matches = selectorMatches(d.spec.selector, rs.metadata.labels);
       if (ref && ref.uid === d.metadata.uid) {
-        if (matches) out.push(deepClone(rs));
+        // read only: every change is made on a copy (scaleRS, getNewReplicaSet)
+        if (matches) out.push(rs);
         else
           this.patchOwners(
             s,

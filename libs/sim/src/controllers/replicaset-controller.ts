@@ -7,7 +7,7 @@
 import type { WatchEvent } from '../client/api-client';
 import type { Condition, OwnerReference, Pod, ReplicaSet } from '../model';
 import { isStatus } from '../model';
-import { selectorMatches } from '../shared/labels';
+import { selectorMatcher, selectorMatches } from '../shared/labels';
 import { parseIso } from '../shared/time';
 import type { Pass } from './base-controller';
 import {
@@ -22,13 +22,7 @@ import {
   type SyncResult,
 } from './base-controller';
 import { byControllerUid, byNodeName, Index } from './indexer';
-import {
-  availableAt,
-  comparePodsForDeletion,
-  isPodActive,
-  isPodAvailable,
-  isPodReady,
-} from './pod-util';
+import { comparePodsForDeletion, isPodActive, podCondition } from './pod-util';
 
 /** --burst-replicas */
 const BURST_REPLICAS = 500;
@@ -119,9 +113,13 @@ export class ReplicaSetController extends BaseController {
   /** claimPods: adopt matching orphans, release owned pods whose labels no longer match. */
   private claimPods(rs: ReplicaSet, pass: Pass, cause?: number): Pod[] | undefined {
     const pods = this.informer<Pod>('pods');
+    const matches = selectorMatcher(rs.spec.selector);
     const out: Pod[] = [];
-    for (const pod of lookup(pods, this.podsByOwner.keys(rs.metadata.uid ?? ''))) {
-      if (selectorMatches(rs.spec.selector, pod.metadata.labels)) {
+    // the index is read, not copied: nothing below applies watch events to it
+    for (const key of this.podsByOwner.sortedKeys(rs.metadata.uid ?? '')) {
+      const pod = pods.getByKey(key);
+      if (!pod) continue; // left stale by a relist
+      if (matches(pod.metadata.labels)) {
         out.push(pod);
         continue;
       }
@@ -140,8 +138,7 @@ export class ReplicaSetController extends BaseController {
     }
     if (rs.metadata.deletionTimestamp) return out;
     for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
-      if (pod.metadata.deletionTimestamp || !selectorMatches(rs.spec.selector, pod.metadata.labels))
-        continue;
+      if (pod.metadata.deletionTimestamp || !matches(pod.metadata.labels)) continue;
       const refs = [...(pod.metadata.ownerReferences ?? []), ownerRefTo(rs)];
       const adopted = this.patchOwners(
         pod,
@@ -281,21 +278,27 @@ export class ReplicaSetController extends BaseController {
   ): boolean {
     const minReady = rs.spec.minReadySeconds ?? 0;
     const nowEpoch = parseIso(pass.ctx.nowIso);
-    const templateLabels = rs.spec.template.metadata?.labels ?? {};
+    const templateLabels = Object.entries(rs.spec.template.metadata?.labels ?? {});
     let fullyLabeled = 0;
     let ready = 0;
     let available = 0;
     let nextAvailable: number | undefined;
+    // isPodReady / isPodAvailable / availableAt, reading each pod's Ready condition once: this
+    // loop runs over every pod of the ReplicaSet at each of its syncs
     for (const pod of active) {
-      const labels = pod.metadata.labels ?? {};
-      if (Object.entries(templateLabels).every(([k, v]) => labels[k] === v)) fullyLabeled++;
-      if (!isPodReady(pod)) continue;
+      if (hasLabels(pod.metadata.labels ?? {}, templateLabels)) fullyLabeled++;
+      const readyCondition = podCondition(pod, 'Ready');
+      if (readyCondition?.status !== 'True') continue;
       ready++;
-      if (isPodAvailable(pod, minReady, nowEpoch)) available++;
-      else {
-        const at = availableAt(pod, minReady);
-        if (at !== undefined) nextAvailable = Math.min(nextAvailable ?? at, at);
+      if (minReady <= 0) {
+        available++;
+        continue;
       }
+      const since = parseIso(readyCondition.lastTransitionTime);
+      if (Number.isNaN(since)) continue;
+      const at = since + minReady * 1000;
+      if (at <= nowEpoch) available++;
+      else nextAvailable = Math.min(nextAvailable ?? at, at);
     }
     const status: NonNullable<ReplicaSet['status']> = { replicas: active.length };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
@@ -338,6 +341,11 @@ export class ReplicaSetController extends BaseController {
     );
     return isOk(res) || (res.code !== 0 && isStatus(res.body) && res.code === 404);
   }
+}
+
+function hasLabels(labels: Record<string, string>, wanted: [string, string][]): boolean {
+  for (const [k, v] of wanted) if (labels[k] !== v) return false;
+  return true;
 }
 
 function ownerRefTo(rs: ReplicaSet): OwnerReference {
