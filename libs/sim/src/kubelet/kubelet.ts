@@ -87,8 +87,13 @@ export function createKubelet(host: NodeHost): Kubelet {
   let podNextAt = new Map<string, { at: number; periodic: boolean }>();
   let podRetry = new Set<string>();
   let lastFullSync = -Infinity;
-  let sortedPods: { from: Informer<Pod>; list: Pod[] } | null = null;
+  // the node's pods sorted by namespace+name, with each one's place in that order (rebuilt only
+  // when the informer reports a change: most wake-ups are one pod's timer on an unchanged set)
+  let sortedPods: { from: Informer<Pod>; list: Pod[]; index: Map<string, number> } | null = null;
   let fullSyncPending = true;
+  // what the last reconcile saw, to skip the orphan scan when nothing could have left one
+  let staticsSeen = 0;
+  let syncedSeen = false;
   const staticCache: StaticPodCache = new Map();
 
   const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
@@ -517,18 +522,20 @@ export function createKubelet(host: NodeHost): Kubelet {
       fullSyncPending = false;
       lastFullSync = ctx.now;
     }
-    // sorted by namespace+name (keys built once per pod), and rebuilt only when the informer
-    // reported a change: most wake-ups are one pod's timer on an unchanged set of pods
-    if (events.length > 0 || sortedPods?.from !== pods) sortedPods = null;
-    sortedPods ??= {
-      from: pods,
-      list: pods
+    const podSetChanged = events.length > 0 || sortedPods?.from !== pods;
+    if (podSetChanged) {
+      const list = pods
         .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
         .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
         .sort((a, b) => (a.k < b.k ? -1 : 1))
-        .map((e) => e.p),
-    };
-    const current = sortedPods.list;
+        .map((e) => e.p);
+      const index = new Map<string, number>();
+      list.forEach((p, i) => index.set(p.metadata.uid as string, i));
+      sortedPods = { from: pods, list, index };
+      // pods gone from the node need no timer any more
+      for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
+    }
+    const { list: current, index: currentIndex } = sortedPods as NonNullable<typeof sortedPods>;
     // PLEG: the generic relist (every PLEG_RELIST_MS) finds containers that exited without the
     // kubelet asking (a crash, a stopped kube-proxy) and sends their pods a sync at that relist.
     // containerd and the kubelet share the node, so this costs no apiserver request.
@@ -537,17 +544,32 @@ export function createKubelet(host: NodeHost): Kubelet {
       const next = podNextAt.get(uid);
       if (next && next.at > relistAt) podNextAt.set(uid, { at: relistAt, periodic: false });
     }
-    const seen = new Set<string>();
-    for (const pod of current) {
-      const uid = pod.metadata.uid as string;
-      seen.add(uid);
-      let rt = state.pods[uid];
-      const next = podNextAt.get(uid);
-      const nextAt = next?.at ?? -Infinity;
-      if (rt && !full && !changed.has(uid) && !podRetry.has(uid) && nextAt > ctx.now) {
-        if (Number.isFinite(nextAt)) wake(nextAt, next?.periodic);
-        continue;
+    // The pods to sync now, in name order: every pod at a full sync; otherwise the ones that
+    // changed, whose status write failed, whose timer is due or that have none yet. The others
+    // only ask to be woken at their timers (one pass over the timers, not over the pods).
+    let due: number[];
+    if (full) due = current.map((_, i) => i);
+    else {
+      due = [];
+      for (const [uid, next] of podNextAt) {
+        // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
+        if (next.at <= ctx.now || changed.has(uid) || podRetry.has(uid)) {
+          const i = currentIndex.get(uid);
+          if (i !== undefined) due.push(i);
+        } else if (Number.isFinite(next.at)) wake(next.at, next.periodic);
       }
+      for (const uid of changed) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
+      for (const uid of podRetry) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
+      if (podNextAt.size < current.length) {
+        for (let i = 0; i < current.length; i++)
+          if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
+      }
+      due = [...new Set(due)].sort((a, b) => a - b);
+    }
+    for (const i of due) {
+      const pod = current[i] as Pod;
+      const uid = pod.metadata.uid as string;
+      let rt = state.pods[uid];
       const podNext = { at: Infinity, periodic: true };
       const podEnv: WorkerEnv = {
         ...env,
@@ -598,19 +620,25 @@ export function createKubelet(host: NodeHost): Kubelet {
       if (state.pods[uid] && !postPodStatus(ctx, podEnv, pod, rt)) podRetry.add(uid);
       podNextAt.set(uid, podNext);
     }
-    for (const uid of podNextAt.keys()) if (!seen.has(uid)) podNextAt.delete(uid);
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
-    // clean up, in uid order (sorted only when there is something to clean).
-    // (one pass over the runtimes, no array or closure per wake-up: there rarely is any)
+    // clean up, in uid order (sorted only when there is something to clean). Only a change of
+    // the node's pods, of its static pods or of the informer's sync can leave one behind.
+    const mayHaveOrphans =
+      podSetChanged || statics.size > 0 || staticsSeen > 0 || pods.synced !== syncedSeen;
+    staticsSeen = statics.size;
+    syncedSeen = pods.synced;
     let orphans: PodRuntime[] | undefined;
-    for (const uid in state.pods) {
-      const rt = state.pods[uid] as PodRuntime;
-      const orphan =
-        rt.staticFile !== undefined ? !statics.has(rt.uid) : pods.synced && !seen.has(rt.uid);
-      if (orphan) (orphans ??= []).push(rt);
-    }
+    if (mayHaveOrphans)
+      for (const uid in state.pods) {
+        const rt = state.pods[uid] as PodRuntime;
+        const orphan =
+          rt.staticFile !== undefined
+            ? !statics.has(rt.uid)
+            : pods.synced && !currentIndex.has(rt.uid);
+        if (orphan) (orphans ??= []).push(rt);
+      }
     if (orphans)
       for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
     if (Number.isFinite(earliest)) ctx.wakeAt(earliest, { periodic: earliestPeriodic });
@@ -654,6 +682,11 @@ export function createKubelet(host: NodeHost): Kubelet {
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };
+}
+
+function pushIndex(into: number[], index: Map<string, number>, uid: string): void {
+  const i = index.get(uid);
+  if (i !== undefined) into.push(i);
 }
 
 /** While init containers run, what the pod waits for: `Init:1/2`, `Init:CrashLoopBackOff`, ... */

@@ -114,6 +114,13 @@ export class Containerd {
    * a kubelet that starts (or is restored) syncs every pod anyway.
    */
   private exitedPods = new Set<string>();
+  /**
+   * The containers whose program may still do something (null: work it out again). A server
+   * that reached its serve loop does nothing until it is stopped, so the many long-running
+   * containers of a busy node cost nothing when time moves on. Anything that starts, stops,
+   * creates or removes a container forgets the list.
+   */
+  private live: ContainerRecord[] | null = null;
 
   constructor(
     private readonly env: ContainerdEnv,
@@ -229,6 +236,7 @@ export class Containerd {
   removePodSandbox(id: string): void {
     this.sandboxes = this.sandboxes.filter((s) => s.id !== id);
     this.containers = this.containers.filter((c) => c.sandboxId !== id);
+    this.live = null;
   }
 
   // ---------- containers ----------
@@ -264,6 +272,7 @@ export class Containerd {
       logs: [],
     };
     this.containers.push(c);
+    this.live = null;
     this.gc(sb.podUid, spec.name);
     return c;
   }
@@ -282,6 +291,7 @@ export class Containerd {
     c.state = 'running';
     c.startedAt = now;
     c.nextAt = now;
+    this.live = null;
     this.run(c, now);
     return c;
   }
@@ -297,6 +307,7 @@ export class Containerd {
     const code = c.app.stopExitCode;
     c.stopAt = code === 0 ? now + 100 : now + graceMs;
     c.stopCode = code;
+    this.live = null;
     if (c.app.http?.server === 'nginx') {
       this.log(
         c,
@@ -313,6 +324,7 @@ export class Containerd {
 
   removeContainer(id: string): void {
     this.containers = this.containers.filter((c) => c.id !== id);
+    this.live = null;
   }
 
   get(id: string): ContainerRecord | undefined {
@@ -339,13 +351,24 @@ export class Containerd {
 
   /** Runs every container's program up to `now`: log lines appear, files change, processes exit. */
   advanceTo(now: number): void {
-    for (const c of this.containers) this.run(c, now);
+    for (const c of this.liveContainers()) this.run(c, now);
+  }
+
+  private liveContainers(): ContainerRecord[] {
+    this.live ??= this.containers.filter(
+      (c) =>
+        c.state === 'running' &&
+        (c.stopAt !== undefined ||
+          c.app.program.steps[c.pc]?.op !== 'serve' ||
+          isHostProcessImage(c.image)),
+    );
+    return this.live;
   }
 
   /** The next instant something happens inside a container (an exit, a log line), or null. */
   nextEventAt(containerId?: string): number | null {
     let best: number | null = null;
-    for (const c of this.containers) {
+    for (const c of this.liveContainers()) {
       if (c.state !== 'running' || (containerId !== undefined && c.id !== containerId)) continue;
       const killedAt = this.stoppedAt(c);
       if (killedAt !== undefined) {
@@ -361,7 +384,7 @@ export class Containerd {
 
   /** The host process this container is, when the node models that process (kube-proxy). */
   private stoppedAt(c: ContainerRecord): number | undefined {
-    if (!this.env.processStoppedSince || !/(^|\/)kube-proxy[:@]/.test(c.image)) return undefined;
+    if (!this.env.processStoppedSince || !isHostProcessImage(c.image)) return undefined;
     const since = this.env.processStoppedSince('kube-proxy');
     return since === undefined ? undefined : Math.max(since, c.startedAt ?? since);
   }
@@ -420,6 +443,7 @@ export class Containerd {
   }
 
   private exit(c: ContainerRecord, at: number, code: number): void {
+    this.live = null;
     c.state = 'exited';
     c.finishedAt = at;
     c.exitCode = code;
@@ -565,6 +589,11 @@ export class Containerd {
     }
     return { ok: true, lines: [...pick.logs], id: pick.id };
   }
+}
+
+/** An image whose process the node models as a host process (its stop kills the container). */
+function isHostProcessImage(image: string): boolean {
+  return /(^|\/)kube-proxy[:@]/.test(image);
 }
 
 function notFoundBody(server: string): string {
