@@ -3,6 +3,7 @@
 // the kubelet, so it shows what the scheduler *promised* (requests), not what is used.
 
 import type {
+  Labels,
   Node,
   PersistentVolume,
   PersistentVolumeClaim,
@@ -45,6 +46,12 @@ export interface NodeInfo {
   readonly usedPorts: HostPort[];
   /** image name (every entry of node.status.images[].names) -> state */
   readonly imageStates: Map<string, ImageState>;
+  /**
+   * Plugins' memo of label-selector counts over `pods` (keys are theirs to choose). A new map
+   * comes whenever a pod joins or leaves, or changes its namespace, labels or deletion mark, so
+   * NodeInfos of the same node share it for as long as such counts cannot change.
+   */
+  selectorCounts: Map<string, number>;
 }
 
 export interface Snapshot {
@@ -91,6 +98,7 @@ export function createNodeInfo(node: Node): NodeInfo {
     allowedPodNumber: intValue(alloc['pods'] ?? '0'),
     usedPorts: [],
     imageStates: new Map(),
+    selectorCounts: new Map(),
   };
 }
 
@@ -98,9 +106,15 @@ export function createNodeInfo(node: Node): NodeInfo {
  * Pod objects are replaced, never mutated, on updates, and the sums read only the spec, which a
  * status write leaves as the same (frozen) object: the sums are memoized per spec.
  */
-const podSums = new WeakMap<object, { req: Resources; nonZero: Resources; ports: HostPort[] }>();
+export interface PodSums {
+  req: Resources;
+  nonZero: Resources;
+  ports: HostPort[];
+}
 
-function sumsOf(pod: Pod): { req: Resources; nonZero: Resources; ports: HostPort[] } {
+const podSums = new WeakMap<object, PodSums>();
+
+export function sumsOf(pod: Pod): PodSums {
   const memoKey: object = pod.spec ?? pod;
   let s = podSums.get(memoKey);
   if (!s) {
@@ -120,6 +134,25 @@ export function addPodToNodeInfo(info: NodeInfo, pod: Pod): void {
   info.requested = addResources(info.requested, s.req);
   info.nonZeroRequested = addResources(info.nonZeroRequested, s.nonZero);
   info.usedPorts.push(...s.ports);
+  info.selectorCounts = new Map();
+}
+
+/** Whether label-selector counts over a node's pods can change when `before` becomes `after`. */
+export function isLabelsChange(before: Pod, after: Pod): boolean {
+  return (
+    (before.metadata.namespace ?? 'default') !== (after.metadata.namespace ?? 'default') ||
+    !before.metadata.deletionTimestamp !== !after.metadata.deletionTimestamp ||
+    !sameLabels(before.metadata.labels, after.metadata.labels)
+  );
+}
+
+function sameLabels(a: Labels | undefined, b: Labels | undefined): boolean {
+  if (a === b) return true;
+  const aKeys = Object.keys(a ?? {});
+  if (aKeys.length !== Object.keys(b ?? {}).length) return false;
+  return aKeys.every(
+    (k) => Object.prototype.hasOwnProperty.call(b, k) && (a as Labels)[k] === (b as Labels)[k],
+  );
 }
 
 /** Pods in a terminal phase free their resources: the scheduler's informer does not see them. */

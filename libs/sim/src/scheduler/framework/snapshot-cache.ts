@@ -1,47 +1,220 @@
 // The scheduler cache (pkg/scheduler/backend/cache): node and bound-pod state kept up to date from
 // watch events, including pods the scheduler has *assumed* onto a node before the apiserver
-// confirmed the binding. Only nodes whose pods changed are re-summed for the next Snapshot, so a
+// confirmed the binding. Like upstream's NodeInfo.AddPod/RemovePod, a pod event adjusts its
+// node's sums in place, and only nodes that changed get a new NodeInfo in the next Snapshot, so a
 // 100-node cluster does not re-add 3,000 pods for every scheduling cycle.
 
 import type { Node, Pod, Service } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
-import type { NodeInfo, Snapshot, VolumeListers } from './node-info';
-import { addPodToNodeInfo, cmp, createNodeInfo, isTerminal } from './node-info';
+import type { HostPort, ImageState, NodeInfo, PodSums, Snapshot, VolumeListers } from './node-info';
+import { cmp, createNodeInfo, isLabelsChange, isTerminal, sumsOf } from './node-info';
+import type { Resources } from './resources';
+import { addResources, emptyResources } from './resources';
+
+interface CountedPod {
+  pod: Pod;
+  sums: PodSums;
+}
+
+/**
+ * Requests without extended resources, in non-negative safe integers, add up to the same total in
+ * any order, so a running sum equals a re-sum. Anything else is re-summed in pod-key order.
+ */
+function isPlain(r: Resources): boolean {
+  return (
+    Number.isSafeInteger(r.milliCpu) &&
+    r.milliCpu >= 0 &&
+    Number.isSafeInteger(r.memory) &&
+    r.memory >= 0 &&
+    Number.isSafeInteger(r.ephemeralStorage) &&
+    r.ephemeralStorage >= 0 &&
+    Object.keys(r.scalar).length === 0
+  );
+}
+
+/** Running totals of one kind of request (requested or non-zero requested) over plain pods. */
+class RunningSum {
+  milliCpu = 0;
+  memory = 0;
+  ephemeralStorage = 0;
+  /** a total went past 2^53 at some point: it may no longer be exact, even after removals */
+  overflowed = false;
+
+  add(r: Resources, sign: 1 | -1): void {
+    this.milliCpu += sign * r.milliCpu;
+    this.memory += sign * r.memory;
+    this.ephemeralStorage += sign * r.ephemeralStorage;
+    if (
+      this.milliCpu > Number.MAX_SAFE_INTEGER ||
+      this.memory > Number.MAX_SAFE_INTEGER ||
+      this.ephemeralStorage > Number.MAX_SAFE_INTEGER
+    )
+      this.overflowed = true;
+  }
+
+  toResources(): Resources {
+    return {
+      milliCpu: this.milliCpu,
+      memory: this.memory,
+      ephemeralStorage: this.ephemeralStorage,
+      scalar: {},
+    };
+  }
+}
+
+/** One node's counted pods and their sums; pods may arrive before their node does. */
+class NodeState {
+  node: Node | undefined;
+  /** the node's NodeInfo without pods (allocatable parsed once per Node object) */
+  private base: NodeInfo | undefined;
+  /** image states survive pod changes: they only depend on the nodes */
+  readonly imageStates = new Map<string, ImageState>();
+  /** counted pods sorted by key, as NodeInfo.pods lists them */
+  private readonly keys: string[] = [];
+  private readonly pods: CountedPod[] = [];
+  private requested = new RunningSum();
+  private nonZero = new RunningSum();
+  /** pods whose requests are not plain (see isPlain) */
+  private unplainPods = 0;
+  private portPods = 0;
+  private selectorCounts = new Map<string, number>();
+
+  get isEmpty(): boolean {
+    return this.pods.length === 0 && !this.node;
+  }
+
+  setPod(key: string, pod: Pod | undefined): void {
+    const i = this.indexOf(key);
+    const old = this.keys[i] === key ? this.pods[i] : undefined;
+    if (old) this.account(old.sums, -1);
+    if (!old || !pod || isLabelsChange(old.pod, pod)) this.selectorCounts = new Map();
+    if (!pod) {
+      if (old) {
+        this.keys.splice(i, 1);
+        this.pods.splice(i, 1);
+      }
+      return;
+    }
+    const counted: CountedPod = { pod, sums: sumsOf(pod) };
+    this.account(counted.sums, 1);
+    if (old) {
+      this.pods[i] = counted;
+      return;
+    }
+    this.keys.splice(i, 0, key);
+    this.pods.splice(i, 0, counted);
+  }
+
+  /** where key is, or would be inserted, in the sorted keys */
+  private indexOf(key: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(this.keys[mid] as string, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private account(sums: PodSums, sign: 1 | -1): void {
+    if (isPlain(sums.req) && isPlain(sums.nonZero)) {
+      this.requested.add(sums.req, sign);
+      this.nonZero.add(sums.nonZero, sign);
+    } else {
+      this.unplainPods += sign;
+    }
+    if (sums.ports.length > 0) this.portPods += sign;
+  }
+
+  private hasExactSums(): boolean {
+    if (this.requested.overflowed || this.nonZero.overflowed) {
+      this.requested = new RunningSum();
+      this.nonZero = new RunningSum();
+      this.unplainPods = 0;
+      this.portPods = 0;
+      for (const c of this.pods) this.account(c.sums, 1);
+    }
+    return this.unplainPods === 0 && !this.requested.overflowed && !this.nonZero.overflowed;
+  }
+
+  /** The NodeInfo as createNodeInfo plus addPodToNodeInfo in pod-key order would build it. */
+  build(node: Node): NodeInfo {
+    if (this.base?.node !== node) this.base = createNodeInfo(node);
+    const counted = this.pods;
+    let requested: Resources;
+    let nonZeroRequested: Resources;
+    if (this.hasExactSums()) {
+      requested = this.requested.toResources();
+      nonZeroRequested = this.nonZero.toResources();
+    } else {
+      requested = emptyResources();
+      nonZeroRequested = emptyResources();
+      for (const c of counted) {
+        requested = addResources(requested, c.sums.req);
+        nonZeroRequested = addResources(nonZeroRequested, c.sums.nonZero);
+      }
+    }
+    const usedPorts: HostPort[] = [];
+    if (this.portPods > 0) for (const c of counted) usedPorts.push(...c.sums.ports);
+    return {
+      name: this.base.name,
+      node,
+      pods: counted.map((c) => c.pod),
+      requested,
+      nonZeroRequested,
+      allocatable: this.base.allocatable,
+      allowedPodNumber: this.base.allowedPodNumber,
+      usedPorts,
+      imageStates: this.imageStates,
+      selectorCounts: this.selectorCounts,
+    };
+  }
+}
 
 export class SnapshotCache {
-  private readonly nodes = new Map<string, Node>();
-  /** pod key -> the pod as the cache counts it (bound or assumed, not terminal) */
+  private readonly states = new Map<string, NodeState>();
+  /** pod key -> the node it is counted on (bound or assumed, not terminal) */
+  private readonly podNodes = new Map<string, string>();
   private readonly pods = new Map<string, Pod>();
-  private readonly podsByNode = new Map<string, Map<string, Pod>>();
   private readonly infos = new Map<string, NodeInfo>();
   private readonly dirty = new Set<string>();
   private nodesChanged = true;
   private ordered: NodeInfo[] = [];
 
+  private state(name: string): NodeState {
+    let s = this.states.get(name);
+    if (!s) this.states.set(name, (s = new NodeState()));
+    return s;
+  }
+
   setNode(name: string, node: Node | undefined): void {
-    if (node) this.nodes.set(name, node);
-    else this.nodes.delete(name);
+    const s = this.state(name);
+    s.node = node;
+    if (s.isEmpty) this.states.delete(name);
     this.dirty.add(name);
     this.nodesChanged = true;
   }
 
   /** Adds, moves or removes a pod; unbound and terminal pods are not counted. */
   setPod(key: string, pod: Pod | undefined): void {
-    const old = this.pods.get(key);
+    const oldNode = this.podNodes.get(key);
     const counted = pod && pod.spec.nodeName && !isTerminal(pod) ? pod : undefined;
-    if (old?.spec.nodeName) {
-      this.podsByNode.get(old.spec.nodeName)?.delete(key);
-      this.dirty.add(old.spec.nodeName);
+    const node = counted?.spec.nodeName;
+    if (oldNode !== undefined && oldNode !== node) {
+      const s = this.state(oldNode);
+      s.setPod(key, undefined);
+      if (s.isEmpty) this.states.delete(oldNode);
+      this.dirty.add(oldNode);
     }
-    if (!counted) {
+    if (!counted || !node) {
+      this.podNodes.delete(key);
       this.pods.delete(key);
       return;
     }
-    const node = counted.spec.nodeName as string;
+    this.podNodes.set(key, node);
     this.pods.set(key, counted);
-    let m = this.podsByNode.get(node);
-    if (!m) this.podsByNode.set(node, (m = new Map()));
-    m.set(key, counted);
+    this.state(node).setPod(key, counted);
     this.dirty.add(node);
   }
 
@@ -55,32 +228,21 @@ export class SnapshotCache {
     volumes?: VolumeListers;
   }): Snapshot {
     for (const name of this.dirty) {
-      const node = this.nodes.get(name);
-      if (!node) {
+      const s = this.states.get(name);
+      if (!s?.node) {
         this.infos.delete(name);
         continue;
       }
-      const info = createNodeInfo(node);
-      // sorted by pod key (the map keys are podKey(pod)), built once per pod
-      const pods = [...(this.podsByNode.get(name)?.entries() ?? [])].sort((a, b) =>
-        cmp(a[0], b[0]),
-      );
-      for (const [, p] of pods) addPodToNodeInfo(info, p);
-      this.infos.set(name, info);
+      this.infos.set(name, s.build(s.node));
     }
-    this.dirty.clear();
     if (this.nodesChanged) {
       this.ordered = [...this.infos.values()].sort((a, b) => cmp(a.name, b.name));
       this.recountImages();
       this.nodesChanged = false;
-    } else {
-      // Re-summed NodeInfos replace their old objects; keep image states (nodes did not change).
-      this.ordered = this.ordered.map((old) => {
-        const fresh = this.infos.get(old.name) as NodeInfo;
-        if (fresh !== old) for (const [k, v] of old.imageStates) fresh.imageStates.set(k, v);
-        return fresh;
-      });
+    } else if (this.dirty.size > 0) {
+      this.ordered = this.ordered.map((old) => this.infos.get(old.name) as NodeInfo);
     }
+    this.dirty.clear();
     const infos = this.ordered;
     const byName = this.infos;
     return {

@@ -51,16 +51,10 @@ function selectorMatches(sel: SpreadSelector, labels: Record<string, string> | u
   return !sel.nothing && matchesRequirements(labels, sel.reqs);
 }
 
-/**
- * Per-NodeInfo memo of matching-pod counts. A NodeInfo is immutable once built (the cache builds
- * a fresh one when a node's pods change), so counts stay valid for its lifetime and each cycle
- * only recounts the nodes that changed, instead of matching every pod of the cluster again.
- */
-const countMemo = new WeakMap<NodeInfo, Map<string, number>>();
 const selectorKeys = new WeakMap<SpreadSelector, string>();
 
 /** A selector object belongs to one pod's constraint, hence to one namespace. */
-function memoKey(sel: SpreadSelector, namespace: string): string {
+function countKey(sel: SpreadSelector, namespace: string): string {
   let key = selectorKeys.get(sel);
   if (key === undefined) {
     key = `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`;
@@ -69,14 +63,16 @@ function memoKey(sel: SpreadSelector, namespace: string): string {
   return key;
 }
 
-function countOnNode(info: NodeInfo, sel: SpreadSelector, namespace: string): number {
-  let memo = countMemo.get(info);
-  if (!memo) countMemo.set(info, (memo = new Map()));
-  const key = memoKey(sel, namespace);
-  let n = memo.get(key);
+/**
+ * Matching pods on a node, remembered in NodeInfo.selectorCounts for as long as the node's pods
+ * keep their labels: each cycle only recounts the nodes whose pods came, went or were relabelled,
+ * instead of matching every pod of the cluster again.
+ */
+function countOnNode(info: NodeInfo, sel: SpreadSelector, namespace: string, key: string): number {
+  let n = info.selectorCounts.get(key);
   if (n === undefined) {
     n = countPodsMatchSelector(info.pods, sel, namespace);
-    memo.set(key, n);
+    info.selectorCounts.set(key, n);
   }
   return n;
 }
@@ -157,22 +153,30 @@ function hasAllKeys(node: Node, constraints: SpreadConstraint[]): boolean {
   return constraints.every((c) => Object.prototype.hasOwnProperty.call(labels, c.topologyKey));
 }
 
+/** topology key -> domain (the node's value of that label) -> matching pods (topologyPair counts) */
+type PairCounts = Map<string, Map<string, number>>;
+
+function domainsOf(pairs: PairCounts, topologyKey: string): Map<string, number> {
+  let domains = pairs.get(topologyKey);
+  if (!domains) pairs.set(topologyKey, (domains = new Map()));
+  return domains;
+}
+
 interface FilterState {
   constraints: SpreadConstraint[];
-  /** `${key}\u0000${value}` -> matching pods in that domain */
-  pairCounts: Map<string, number>;
+  pairCounts: PairCounts;
   /** per constraint: the global minimum (0 when fewer domains than minDomains) */
   minMatch: number[];
 }
 
 interface ScoreState {
   constraints: SpreadConstraint[];
+  /** per constraint: its key in NodeInfo.selectorCounts */
+  countKeys: string[];
   ignored: Set<string>;
-  pairCounts: Map<string, number>;
+  pairCounts: PairCounts;
   weights: number[];
 }
-
-const pairKey = (k: string, v: string): string => `${k}\u0000${v}`;
 
 export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<ScoreState> = {
   name: POD_TOPOLOGY_SPREAD,
@@ -190,21 +194,21 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     const constraints = hardConstraints(pod);
     if (constraints.length === 0) return { status: SKIP };
     const ns = pod.metadata.namespace ?? 'default';
-    const pairCounts = new Map<string, number>();
+    const countKeys = constraints.map((c) => countKey(c.selector, ns));
+    const pairCounts: PairCounts = new Map();
     for (const info of snapshot.nodes) {
       // Node inclusion policies (v1.32 defaults): nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore.
       if (!hasAllKeys(info.node, constraints)) continue;
       if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-      for (const c of constraints) {
-        const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
-        pairCounts.set(key, (pairCounts.get(key) ?? 0) + countOnNode(info, c.selector, ns));
-      }
+      constraints.forEach((c, i) => {
+        const domains = domainsOf(pairCounts, c.topologyKey);
+        const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+        const n = countOnNode(info, c.selector, ns, countKeys[i] as string);
+        domains.set(value, (domains.get(value) ?? 0) + n);
+      });
     }
     const minMatch = constraints.map((c) => {
-      const prefix = `${c.topologyKey}\u0000`;
-      const counts = [...pairCounts.entries()]
-        .filter(([k]) => k.startsWith(prefix))
-        .map(([, v]) => v);
+      const counts = [...(pairCounts.get(c.topologyKey)?.values() ?? [])];
       if (counts.length < c.minDomains) return 0;
       return counts.length === 0 ? Number.MAX_SAFE_INTEGER : Math.min(...counts);
     });
@@ -218,8 +222,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
         return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
       }
       const self = selectorMatches(c.selector, pod.metadata.labels) ? 1 : 0;
-      const matchNum =
-        state.pairCounts.get(pairKey(c.topologyKey, labels[c.topologyKey] ?? '')) ?? 0;
+      const matchNum = state.pairCounts.get(c.topologyKey)?.get(labels[c.topologyKey] ?? '') ?? 0;
       const skew = matchNum + self - (state.minMatch[i] ?? 0);
       if (skew > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
     }
@@ -233,7 +236,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     // node without a zone label still take part in hostname spreading.
     const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0;
     const ignored = new Set<string>();
-    const pairCounts = new Map<string, number>();
+    const pairCounts: PairCounts = new Map();
     const topoSize = constraints.map(() => 0);
     for (const info of feasible) {
       if (requireAll && !hasAllKeys(info.node, constraints)) {
@@ -242,9 +245,10 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       }
       constraints.forEach((c, i) => {
         if (c.topologyKey === LABEL_HOSTNAME) return;
-        const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
-        if (!pairCounts.has(key)) {
-          pairCounts.set(key, 0);
+        const domains = domainsOf(pairCounts, c.topologyKey);
+        const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+        if (!domains.has(value)) {
+          domains.set(value, 0);
           topoSize[i] = (topoSize[i] ?? 0) + 1;
         }
       });
@@ -255,15 +259,16 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       return Math.log(size + 2);
     });
     const ns = pod.metadata.namespace ?? 'default';
+    const countKeys = constraints.map((c) => countKey(c.selector, ns));
     // Score only reads the pair of a node that has the key, so only those pairs need counts
     // (a cluster without zone labels skips the zone default's count entirely).
-    const scoredPairs = new Set<string>();
+    const scoredPairs: PairCounts = new Map();
     for (const info of feasible) {
       const labels = info.node.metadata.labels ?? {};
       for (const c of constraints) {
         if (c.topologyKey === LABEL_HOSTNAME) continue;
         if (Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
-          scoredPairs.add(pairKey(c.topologyKey, labels[c.topologyKey] ?? ''));
+          domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
         }
       }
     }
@@ -271,15 +276,16 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       for (const info of snapshot.nodes) {
         if (requireAll && !hasAllKeys(info.node, constraints)) continue;
         if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-        for (const c of constraints) {
-          const key = pairKey(c.topologyKey, info.node.metadata.labels?.[c.topologyKey] ?? '');
-          const cur = pairCounts.get(key);
-          if (cur === undefined || !scoredPairs.has(key)) continue;
-          pairCounts.set(key, cur + countOnNode(info, c.selector, ns));
-        }
+        constraints.forEach((c, i) => {
+          const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+          const domains = pairCounts.get(c.topologyKey);
+          const cur = domains?.get(value);
+          if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) return;
+          domains?.set(value, cur + countOnNode(info, c.selector, ns, countKeys[i] as string));
+        });
       }
     }
-    return { skip: false, state: { constraints, ignored, pairCounts, weights } };
+    return { skip: false, state: { constraints, countKeys, ignored, pairCounts, weights } };
   },
   score(pod, node: NodeInfo, state) {
     if (!state || state.ignored.has(node.name)) return 0;
@@ -289,8 +295,13 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return;
       const cnt =
         c.topologyKey === LABEL_HOSTNAME
-          ? countOnNode(node, c.selector, pod.metadata.namespace ?? 'default')
-          : (state.pairCounts.get(pairKey(c.topologyKey, labels[c.topologyKey] ?? '')) ?? 0);
+          ? countOnNode(
+              node,
+              c.selector,
+              pod.metadata.namespace ?? 'default',
+              state.countKeys[i] as string,
+            )
+          : (state.pairCounts.get(c.topologyKey)?.get(labels[c.topologyKey] ?? '') ?? 0);
       // scoreForCount: cnt * log(domains + 2) + (maxSkew - 1)
       score += cnt * (state.weights[i] ?? 0) + (c.maxSkew - 1);
     });
