@@ -17,7 +17,7 @@ import type { Diagnosis } from './fit-error';
 import { ERR_NO_NODES_AVAILABLE, formatFitError, statusMessage } from './fit-error';
 import type { NodeInfo, Snapshot } from './node-info';
 import { addPodToNodeInfo, createNodeInfo, podKey } from './node-info';
-import type { Status } from './plugin-types';
+import type { FilterPlugin, Status } from './plugin-types';
 import { isRejected, SUCCESS, unresolvable } from './plugin-types';
 
 export interface PreFilterOutcome {
@@ -83,6 +83,28 @@ function sharedVerdict(plugin: string, verdict: 'pass' | 'skip' | 'not-run'): Fi
   return v;
 }
 
+/** One filter plugin as a cycle runs it: what PreFilter left for it, looked up once per cycle. */
+interface FilterStep {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  plugin: FilterPlugin<any>;
+  skipped: boolean;
+  state: unknown;
+  pass: FilterVerdict;
+  skip: FilterVerdict;
+  notRun: FilterVerdict;
+}
+
+function filterSteps(pre: PreFilterOutcome, profile: Profile): FilterStep[] {
+  return profile.filters.map((plugin) => ({
+    plugin,
+    skipped: pre.skipped.has(plugin.name),
+    state: pre.states.get(plugin.name),
+    pass: sharedVerdict(plugin.name, 'pass'),
+    skip: sharedVerdict(plugin.name, 'skip'),
+    notRun: sharedVerdict(plugin.name, 'not-run'),
+  }));
+}
+
 /** RunFilterPlugins: the first rejection wins; later plugins are not run for this node. */
 export function runFilters(
   pod: Pod,
@@ -91,28 +113,37 @@ export function runFilters(
   snapshot: Snapshot,
   profile: Profile,
 ): FilterOutcome {
+  return runFilterSteps(pod, node, filterSteps(pre, profile), snapshot);
+}
+
+function runFilterSteps(
+  pod: Pod,
+  node: NodeInfo,
+  steps: FilterStep[],
+  snapshot: Snapshot,
+): FilterOutcome {
   const verdicts: FilterVerdict[] = [];
   let rejected: { plugin: string; status: Status } | undefined;
-  for (const p of profile.filters) {
+  for (const step of steps) {
     if (rejected) {
-      verdicts.push(sharedVerdict(p.name, 'not-run'));
+      verdicts.push(step.notRun);
       continue;
     }
-    if (pre.skipped.has(p.name)) {
-      verdicts.push(sharedVerdict(p.name, 'skip'));
+    if (step.skipped) {
+      verdicts.push(step.skip);
       continue;
     }
-    const status = p.filter(pod, node, pre.states.get(p.name), snapshot);
+    const status = step.plugin.filter(pod, node, step.state, snapshot);
     if (isRejected(status)) {
       verdicts.push({
-        plugin: p.name,
+        plugin: step.plugin.name,
         verdict: 'fail',
         code: status.code,
         reasons: status.reasons,
       });
-      rejected = { plugin: p.name, status };
+      rejected = { plugin: step.plugin.name, status };
     } else {
-      verdicts.push(sharedVerdict(p.name, 'pass'));
+      verdicts.push(step.pass);
     }
   }
   return rejected
@@ -123,25 +154,24 @@ export function runFilters(
 function filterWithNominated(
   pod: Pod,
   info: NodeInfo,
-  pre: PreFilterOutcome,
+  steps: FilterStep[],
   snapshot: Snapshot,
-  profile: Profile,
   nominated: Map<string, Pod[]> | undefined,
 ): FilterOutcome {
+  const onNode = nominated?.get(info.name);
+  if (!onNode) return runFilterSteps(pod, info, steps, snapshot);
   const prio = pod.spec.priority ?? 0;
   const key = podKey(pod);
-  const others = (nominated?.get(info.name) ?? []).filter(
-    (p) => (p.spec.priority ?? 0) >= prio && podKey(p) !== key,
-  );
-  if (others.length === 0) return runFilters(pod, info, pre, snapshot, profile);
+  const others = onNode.filter((p) => (p.spec.priority ?? 0) >= prio && podKey(p) !== key);
+  if (others.length === 0) return runFilterSteps(pod, info, steps, snapshot);
   // Upstream runs the filters twice — with the nominated pods added and without — and the node
   // must pass both.
   const withNominated = createNodeInfo(info.node);
   for (const [k, v] of info.imageStates) withNominated.imageStates.set(k, v);
   for (const p of [...info.pods, ...others]) addPodToNodeInfo(withNominated, p);
-  const first = runFilters(pod, withNominated, pre, snapshot, profile);
+  const first = runFilterSteps(pod, withNominated, steps, snapshot);
   if (first.plugin) return first;
-  return runFilters(pod, info, pre, snapshot, profile);
+  return runFilterSteps(pod, info, steps, snapshot);
 }
 
 /** numFeasibleNodesToFind with the adaptive percentage (percentageOfNodesToScore unset). */
@@ -215,7 +245,6 @@ export function scheduleOne(input: CycleInput): CycleOutput {
     scoringSkipped: false,
     tiedNodes: [],
   };
-  const byNode = new Map(decision.nodes.map((d) => [d.node, d]));
   const emptyPre: PreFilterOutcome = { states: new Map(), skipped: new Set(), verdicts: [] };
   if (all.length === 0) {
     decision.message = ERR_NO_NODES_AVAILABLE;
@@ -251,9 +280,12 @@ export function scheduleOne(input: CycleInput): CycleOutput {
 
   const diagnosis: Diagnosis = { nodeToStatus: new Map() };
   let candidates = all;
+  // the decision record of each candidate (decision.nodes follows snapshot.nodes)
+  let candidateRecs = decision.nodes;
   if (pre.nodeNames) {
     const names = pre.nodeNames.names;
     candidates = all.filter((n) => names.has(n.name));
+    candidateRecs = decision.nodes.filter((d) => names.has(d.node));
     diagnosis.absentStatus = unresolvable(
       `node(s) didn't satisfy plugin(s) [${[...new Set(pre.nodeNames.plugins)].sort().join(' ')}]`,
     );
@@ -262,13 +294,16 @@ export function scheduleOne(input: CycleInput): CycleOutput {
   // findNodesThatPassFilters: start where the last cycle stopped, stop once enough fit.
   const toFind = numFeasibleNodesToFind(candidates.length);
   const feasible: NodeInfo[] = [];
+  const feasibleRecs: NodeDecision[] = [];
   const unschedulablePlugins = new Set<string>();
   let processed = 0;
   const start = candidates.length > 0 ? input.startIndex % candidates.length : 0;
+  const steps = filterSteps(pre, profile);
   for (let i = 0; i < candidates.length && feasible.length < toFind; i++) {
-    const info = candidates[(start + i) % candidates.length] as NodeInfo;
-    const rec = byNode.get(info.name) as NodeDecision;
-    const f = filterWithNominated(pod, info, pre, snapshot, profile, input.nominated);
+    const at = (start + i) % candidates.length;
+    const info = candidates[at] as NodeInfo;
+    const rec = candidateRecs[at] as NodeDecision;
+    const f = filterWithNominated(pod, info, steps, snapshot, input.nominated);
     rec.evaluated = true;
     rec.filters = f.verdicts;
     processed++;
@@ -278,6 +313,7 @@ export function scheduleOne(input: CycleInput): CycleOutput {
     } else {
       rec.feasible = true;
       feasible.push(info);
+      feasibleRecs.push(rec);
     }
   }
   const nextStartIndex = candidates.length > 0 ? (start + processed) % candidates.length : 0;
@@ -306,7 +342,7 @@ export function scheduleOne(input: CycleInput): CycleOutput {
     return { decision, pre, nextStartIndex, result: { kind: 'scheduled', node: decision.node } };
   }
 
-  const totals = prioritizeNodes(pod, feasible, snapshot, profile, decision, byNode);
+  const totals = prioritizeNodes(pod, feasible, feasibleRecs, snapshot, profile, decision);
   const winner = selectHost(feasible, totals, input.rng);
   decision.node = winner.node;
   decision.tiedNodes = winner.tied;
@@ -316,10 +352,10 @@ export function scheduleOne(input: CycleInput): CycleOutput {
 function prioritizeNodes(
   pod: Pod,
   feasible: NodeInfo[],
+  feasibleRecs: NodeDecision[],
   snapshot: Snapshot,
   profile: Profile,
   decision: SchedulingDecision,
-  byNode: Map<string, NodeDecision>,
 ): number[] {
   const totals = feasible.map(() => 0);
   for (const { plugin, weight } of profile.scores) {
@@ -333,7 +369,7 @@ function prioritizeNodes(
           pre.state,
         )
       : raw;
-    feasible.forEach((n, i) => {
+    for (let i = 0; i < feasible.length; i++) {
       const entry: ScoreEntry = {
         plugin: plugin.name,
         weight,
@@ -341,13 +377,13 @@ function prioritizeNodes(
         normalized: normalized[i] as number,
         weighted: (normalized[i] as number) * weight,
       };
-      (byNode.get(n.name) as NodeDecision).scores.push(entry);
+      (feasibleRecs[i] as NodeDecision).scores.push(entry);
       totals[i] = (totals[i] as number) + entry.weighted;
-    });
+    }
   }
-  feasible.forEach((n, i) => {
-    (byNode.get(n.name) as NodeDecision).total = totals[i] as number;
-  });
+  for (let i = 0; i < feasible.length; i++) {
+    (feasibleRecs[i] as NodeDecision).total = totals[i] as number;
+  }
   return totals;
 }
 
