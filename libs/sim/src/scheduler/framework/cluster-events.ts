@@ -64,17 +64,62 @@ export function summarizeNode(node: Node): NodeSummary {
 }
 
 // A pod's status writes keep its frozen spec and labels and leave the rest of its metadata alone,
-// so the last hash per spec object (with the metadata text it was taken with) and per labels
-// object is remembered: hashing the spec text is most of a summary's cost.
-const specHash = new WeakMap<object, { meta: string; hash: string }>();
+// so the last hash per spec object (with the metadata it was taken with) and per labels object is
+// remembered: hashing the spec text is most of a summary's cost.
+interface SpecHash {
+  /** the frozen metadata the hash was taken with, if it was frozen */
+  metadata?: Pod['metadata'];
+  meta: string;
+  hash: string;
+}
+const specHash = new WeakMap<object, SpecHash>();
 const labelsHash = new WeakMap<object, string>();
 
-function hashSpec(metaJson: string, spec: Pod['spec']): string {
+/** metadata fields a status write changes, which isPodUpdated ignores */
+const VOLATILE_META = new Set(['resourceVersion', 'generation', 'managedFields']);
+
+/**
+ * Whether two frozen metadata objects serialize the same once the volatile fields are left out:
+ * every other field the same primitive or the same frozen (so unchanged) object.
+ */
+function isSameMeta(a: Pod['metadata'], b: Pod['metadata']): boolean {
+  if (a === b) return true;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const k of Object.keys(y)) {
+    const v = y[k];
+    if (v === undefined || VOLATILE_META.has(k)) continue;
+    if (x[k] !== v || (typeof v === 'object' && v !== null && !Object.isFrozen(v))) return false;
+    count++;
+  }
+  for (const k of Object.keys(x)) if (x[k] !== undefined && !VOLATILE_META.has(k)) count--;
+  return count === 0;
+}
+
+function podMeta(pod: Pod): Pod['metadata'] {
+  const meta = { ...pod.metadata };
+  delete meta.resourceVersion;
+  delete meta.generation;
+  delete meta.managedFields;
+  return meta;
+}
+
+/** hex16(stableStringify({ meta, spec })), with the spec's part remembered. */
+function hashSpec(pod: Pod): string {
+  const spec = pod.spec;
   const frozen = Object.isFrozen(spec);
   const last = frozen ? specHash.get(spec) : undefined;
-  if (last !== undefined && last.meta === metaJson) return last.hash;
+  if (last?.metadata && Object.isFrozen(pod.metadata) && isSameMeta(last.metadata, pod.metadata))
+    return last.hash;
+  const metaJson = stableFields(podMeta(pod) as Record<string, unknown>);
+  const metadata = Object.isFrozen(pod.metadata) ? pod.metadata : undefined;
+  if (last !== undefined && last.meta === metaJson) {
+    last.metadata = metadata;
+    return last.hash;
+  }
   const hash = hex16(`{"meta":${metaJson},"spec":${stableJson(spec)}}`);
-  if (frozen) specHash.set(spec, { meta: metaJson, hash });
+  if (frozen) specHash.set(spec, { metadata, meta: metaJson, hash });
   return hash;
 }
 
@@ -89,12 +134,7 @@ function hashLabels(labels: Pod['metadata']['labels']): string {
 }
 
 export function summarizePod(pod: Pod): PodSummary {
-  const meta = { ...pod.metadata };
-  delete meta.resourceVersion;
-  delete meta.generation;
-  delete meta.managedFields;
-  // the same text as stableStringify({ meta, spec: pod.spec }), with the spec's part remembered
-  const spec = pod.spec === undefined ? h({ meta }) : hashSpec(stableFields(meta), pod.spec);
+  const spec = pod.spec === undefined ? h({ meta: podMeta(pod) }) : hashSpec(pod);
   return {
     rv: pod.metadata.resourceVersion ?? '',
     node: pod.spec.nodeName ?? '',
