@@ -156,6 +156,23 @@ describe('lab snapshot', () => {
     expect(splitLabSnapshot(lab.serialize())).toEqual(full);
   });
 
+  it('should write each component part as JSON.stringify would, also when its state text is reused', () => {
+    const lab = createLab({ seed: 42 });
+    lab.advance(3_000);
+    const value = lab.serializeState({ keyspace: false, traceEvents: false });
+    const expected = value.components.map((c) => ({
+      name: `component/${c.key}`,
+      value: JSON.stringify(c),
+    }));
+    const partsOf = (v: typeof value) =>
+      splitLabValue(v).parts.filter((p) => p.name.startsWith('component/'));
+    expect(partsOf(value)).toEqual(expected);
+    // idle components hand out the same frozen state again: its remembered text is used
+    const again = lab.serializeState({ keyspace: false, traceEvents: false });
+    expect(again.components.some((c, i) => c.state === value.components[i]?.state)).toBe(true);
+    expect(partsOf(again)).toEqual(expected);
+  });
+
   it('should fall back to the full split when the text is not in the expected layout', () => {
     // keys in another order: the cut markers do not match, the result must still be right
     const reordered = JSON.stringify({

@@ -133,9 +133,25 @@ function splitComponents(root: TJson, parts: TLabStatePartRecord[]): string[] | 
   );
   if (!isKeyed) return undefined;
   return list.map((c: { key: string }) => {
-    parts.push({ name: `component/${c.key}`, value: JSON.stringify(c) });
+    parts.push({ name: `component/${c.key}`, value: stringifyComponent(c) });
     return c.key;
   });
+}
+
+const COMPONENT_FIELDS = 'key,gen,watchAt,timers,state';
+
+/**
+ * JSON.stringify of a component entry, with its state's text reused by identity (a component
+ * that did not run since the last save hands out the same frozen state). Byte for byte the same
+ * text: the entry's own fields are written first, in their order, then the state's text.
+ */
+function stringifyComponent(c: { key: string; state?: unknown }): string {
+  const { state, ...head } = c;
+  if (state === undefined || Object.keys(c).join(',') !== COMPONENT_FIELDS) {
+    return JSON.stringify(c);
+  }
+  const headText = JSON.stringify(head);
+  return `${headText.slice(0, -1)},"state":${stringifySection(state)}}`;
 }
 
 /** The inverse of splitComponents (a core from before components were split keeps its list). */

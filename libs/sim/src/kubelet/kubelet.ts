@@ -9,6 +9,7 @@ import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { EventRecorder } from '../shared/event-recorder';
+import { deepFreeze } from '../shared/deep-freeze';
 import { sameJson } from '../shared/same-json';
 import { Informer } from '../shared/informer';
 import type { StaticPodCache } from './static-pods';
@@ -91,6 +92,9 @@ export function createKubelet(host: NodeHost): Kubelet {
   // when the informer reports a change: most wake-ups are one pod's timer on an unchanged set)
   let sortedPods: { from: Informer<Pod>; list: Pod[]; index: Map<string, number> } | null = null;
   let fullSyncPending = true;
+  // The state as saveState last handed it out, frozen: only a reconcile or a load changes the
+  // state, and a lab is saved after every write, mostly with this node's kubelet idle.
+  let saved: unknown = null;
   // what the last reconcile saw, to skip the orphan scan when nothing could have left one
   let staticsSeen = 0;
   let syncedSeen = false;
@@ -482,6 +486,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   };
 
   const reconcile = (ctx: ComponentContext): void => {
+    saved = null;
     // A stopped unit does nothing, whoever calls it; containerd keeps the containers running.
     if (!host.systemd.isActive('kubelet')) return;
     host.advanceTo(ctx.now);
@@ -663,12 +668,15 @@ export function createKubelet(host: NodeHost): Kubelet {
     reconcile,
     podRuntime: (uid) => state.pods[uid],
     saveState: () =>
-      JSON.parse(
-        JSON.stringify({ ...state, events: recorder.toJSON() }, (_k, v) =>
-          v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : v,
-        ),
-      ) as unknown,
+      (saved ??= deepFreeze(
+        JSON.parse(
+          JSON.stringify({ ...state, events: recorder.toJSON() }, (_k, v) =>
+            v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : v,
+          ),
+        ) as unknown,
+      )),
     loadState: (s: unknown) => {
+      saved = null;
       const revive = JSON.parse(JSON.stringify(s ?? initialState()), (_k, v) =>
         v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v,
       ) as KubeletState;

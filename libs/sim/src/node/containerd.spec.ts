@@ -194,3 +194,83 @@ describe('Containerd containers', () => {
     expect(ips).toEqual(['10.244.2.2', '10.244.2.3', '10.244.2.4']);
   });
 });
+
+describe('Containerd snapshots', () => {
+  /** What toJSON must equal at any moment: the whole store, copied now. */
+  function fresh(cd: Containerd): unknown {
+    return JSON.parse(
+      JSON.stringify({
+        images: cd['images'],
+        sandboxes: cd['sandboxes'],
+        containers: cd['containers'],
+        lastIp: cd['lastIp'],
+      }),
+    );
+  }
+
+  it('should hand out the same frozen snapshot until a container, sandbox or image changes', () => {
+    const { cd } = started({ image: 'nginx:1.27' });
+    cd.advanceTo(1_000);
+    const first = cd.toJSON();
+    expect(Object.isFrozen(first)).toBe(true);
+    cd.advanceTo(60_000); // nginx serves: nothing moves
+    expect(cd.toJSON()).toBe(first);
+    cd.http('10.244.1.2', 80, '/', 61_000, { clientIp: '10.244.1.1', userAgent: 'curl/8.5.0' });
+    expect(cd.toJSON()).not.toBe(first);
+    expect(cd.toJSON()).toEqual(fresh(cd));
+  });
+
+  it.each([
+    [
+      'touches, sleeps and removes a file',
+      ['sh', '-c', 'touch /tmp/ok; sleep 7; rm -f /tmp/ok; sleep 3600'],
+    ],
+    ['sleeps and exits', ['sh', '-c', 'sleep 4; exit 2']],
+    ['loops without a word', ['sh', '-c', 'while true; do sleep 2; done']],
+  ])('should see every step of a lone program that %s', (_what, command) => {
+    const { cd } = started({ image: 'busybox:1.36', command });
+    for (let t = 0; t <= 12_000; t += 500) {
+      cd.advanceTo(t);
+      expect(cd.toJSON()).toEqual(fresh(cd));
+    }
+  });
+
+  it('should never hand out a stale snapshot while containers log, sleep, crash, stop and go', () => {
+    const cd = new Containerd({
+      node: 'node-1',
+      podCIDR: '10.244.1.0/24',
+      epochMs: Date.parse('2026-01-05T09:00:00Z'),
+    });
+    const check = (): void => expect(cd.toJSON()).toEqual(fresh(cd));
+    const programs = [
+      { image: 'nginx:1.27' },
+      { image: 'busybox:1.36', command: ['sh', '-c', 'while true; do echo tick; sleep 3; done'] },
+      { image: 'busybox:1.36', command: ['sh', '-c', 'touch /tmp/ok; sleep 7; rm -f /tmp/ok'] },
+      { image: 'busybox:1.36', command: ['sh', '-c', 'echo bye; exit 3'] },
+      { image: 'registry.k8s.io/kube-proxy:v1.32.5' },
+    ];
+    const ids: string[] = [];
+    programs.forEach((spec, i) => {
+      cd.storeImage(spec.image, 0);
+      check();
+      const sb = cd.runPodSandbox({ uid: `uid-${i}`, name: `p${i}`, namespace: 'default' }, 0);
+      check();
+      const c = cd.createContainer(sb.id, { name: 'app', ...spec }, 0, 0);
+      check();
+      cd.startContainer(c.id, 0);
+      check();
+      ids.push(c.id);
+    });
+    for (let t = 0; t <= 20_000; t += 250) {
+      cd.advanceTo(t);
+      check();
+      if (t === 5_000) cd.exec(ids[2] as string, ['cat', '/tmp/ok'], t);
+      if (t === 9_000) cd.stopContainer(ids[1] as string, t, 30_000);
+      if (t === 12_000) cd.removeContainer(ids[3] as string);
+      if (t === 15_000) cd.stopPodSandbox(cd.listSandboxes()[0]?.id as string);
+      if (t === 16_000) cd.removePodSandbox(cd.listSandboxes()[2]?.id as string);
+      if (t === 17_000) cd.removeImage('busybox:1.36');
+      check();
+    }
+  });
+});

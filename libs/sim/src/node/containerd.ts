@@ -8,6 +8,7 @@ import { modelApp } from './app-model';
 import type { ImageInfo } from './image-registry';
 import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
 import { sha256Hex } from './sha256';
+import { deepFreeze } from '../shared/deep-freeze';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
 export type ContainerStateName = 'created' | 'running' | 'exited';
@@ -121,6 +122,12 @@ export class Containerd {
    * creates or removes a container forgets the list.
    */
   private live: ContainerRecord[] | null = null;
+  /**
+   * What toJSON last returned, frozen, until something changes (every change goes through the
+   * methods below and calls `changed()`). A lab is saved after every write; most writes leave a
+   * node's containers alone, and the store then reuses the section's text by identity.
+   */
+  private json: ContainerdJson | null = null;
 
   constructor(
     private readonly env: ContainerdEnv,
@@ -134,14 +141,21 @@ export class Containerd {
   }
 
   toJSON(): ContainerdJson {
-    return JSON.parse(
-      JSON.stringify({
-        images: this.images,
-        sandboxes: this.sandboxes,
-        containers: this.containers,
-        lastIp: this.lastIp,
-      }),
-    ) as ContainerdJson;
+    this.json ??= deepFreeze(
+      JSON.parse(
+        JSON.stringify({
+          images: this.images,
+          sandboxes: this.sandboxes,
+          containers: this.containers,
+          lastIp: this.lastIp,
+        }),
+      ) as ContainerdJson,
+    );
+    return this.json;
+  }
+
+  private changed(): void {
+    this.json = null;
   }
 
   // ---------- images ----------
@@ -165,6 +179,7 @@ export class Containerd {
     const names = [`${r.repository}:${info.tag}`, `${r.repository}@${info.digest}`];
     const img: StoredImage = { ...info, names, pulledAt: now };
     this.images.push(img);
+    this.changed();
     return img;
   }
 
@@ -172,6 +187,7 @@ export class Containerd {
     const img = this.findImage(ref);
     if (!img) return false;
     this.images = this.images.filter((i) => i !== img);
+    this.changed();
     return true;
   }
 
@@ -197,6 +213,7 @@ export class Containerd {
       labels: { ...(pod.labels ?? {}) },
     };
     this.sandboxes.push(sb);
+    this.changed();
     return sb;
   }
 
@@ -231,12 +248,14 @@ export class Containerd {
   stopPodSandbox(id: string): void {
     const sb = this.sandboxes.find((s) => s.id === id);
     if (sb) sb.state = 'SANDBOX_NOTREADY';
+    this.changed();
   }
 
   removePodSandbox(id: string): void {
     this.sandboxes = this.sandboxes.filter((s) => s.id !== id);
     this.containers = this.containers.filter((c) => c.sandboxId !== id);
     this.live = null;
+    this.changed();
   }
 
   // ---------- containers ----------
@@ -273,6 +292,7 @@ export class Containerd {
     };
     this.containers.push(c);
     this.live = null;
+    this.changed();
     this.gc(sb.podUid, spec.name);
     return c;
   }
@@ -282,7 +302,10 @@ export class Containerd {
     const mine = this.containers.filter((c) => c.podUid === podUid && c.name === name);
     const dead = mine.filter((c) => c.state === 'exited').sort((a, b) => b.attempt - a.attempt);
     const drop = new Set(dead.slice(1).map((c) => c.id));
-    if (drop.size) this.containers = this.containers.filter((c) => !drop.has(c.id));
+    if (drop.size) {
+      this.containers = this.containers.filter((c) => !drop.has(c.id));
+      this.changed();
+    }
   }
 
   startContainer(id: string, now: number): ContainerRecord {
@@ -292,6 +315,7 @@ export class Containerd {
     c.startedAt = now;
     c.nextAt = now;
     this.live = null;
+    this.changed();
     this.run(c, now);
     return c;
   }
@@ -308,6 +332,7 @@ export class Containerd {
     c.stopAt = code === 0 ? now + 100 : now + graceMs;
     c.stopCode = code;
     this.live = null;
+    this.changed();
     if (c.app.http?.server === 'nginx') {
       this.log(
         c,
@@ -325,6 +350,7 @@ export class Containerd {
   removeContainer(id: string): void {
     this.containers = this.containers.filter((c) => c.id !== id);
     this.live = null;
+    this.changed();
   }
 
   get(id: string): ContainerRecord | undefined {
@@ -405,6 +431,8 @@ export class Containerd {
       }
       if (c.nextAt > now) break;
       const step = prog.steps[c.pc];
+      // a server in its serve loop changes nothing; every other step moves the program on
+      if (step?.op !== 'serve') this.changed();
       if (!step) {
         if (prog.loopFrom !== undefined && prog.loopFrom < prog.steps.length) {
           c.pc = prog.loopFrom;
@@ -444,6 +472,7 @@ export class Containerd {
 
   private exit(c: ContainerRecord, at: number, code: number): void {
     this.live = null;
+    this.changed();
     c.state = 'exited';
     c.finishedAt = at;
     c.exitCode = code;
@@ -453,6 +482,7 @@ export class Containerd {
   }
 
   private log(c: ContainerRecord, t: number, line: string, stream: 'stdout' | 'stderr'): void {
+    this.changed();
     c.logs.push({ t, stream, line: this.render(line, t, c) });
     if (c.logs.length > MAX_LOG_LINES) c.logs.splice(0, c.logs.length - MAX_LOG_LINES);
   }
