@@ -22,6 +22,7 @@ import {
   type SyncResult,
 } from './base-controller';
 import { byControllerUid, byNodeName, Index } from './indexer';
+import { OwnedPodCounts } from './owned-pod-counts';
 import { comparePodsForDeletion, isPodActive, podCondition } from './pod-util';
 
 /** --burst-replicas */
@@ -64,6 +65,7 @@ export class ReplicaSetController extends BaseController {
     controllerRef(o) ? [] : [o.metadata.namespace ?? ''],
   );
   private readonly podsByNode = new Index(byNodeName);
+  private readonly ownedCounts = new OwnedPodCounts();
 
   constructor() {
     super(['replicasets', 'pods']);
@@ -74,6 +76,12 @@ export class ReplicaSetController extends BaseController {
     this.podsByOwner.apply(events);
     this.orphansByNs.apply(events);
     this.podsByNode.apply(events);
+    if (this.countsTrusted()) this.ownedCounts.apply(events);
+  }
+
+  /** The totals mirror the index only while the pod cache was never relisted over old state. */
+  private countsTrusted(): boolean {
+    return this.informer<Pod>('pods').relists === 1;
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
@@ -101,13 +109,50 @@ export class ReplicaSetController extends BaseController {
     if (!cached) return 'done';
     // read only here (writes send new bodies): the frozen informer object needs no copy
     const rs = cached;
-    const claimed = this.claimPods(rs, pass, cause);
-    if (claimed === undefined) return 'retry';
-    const active = claimed.filter(isPodActive);
+    const nowEpoch = parseIso(pass.ctx.nowIso);
+    let counts = this.countsFromTotals(rs);
     let error: string | undefined;
-    if (!rs.metadata.deletionTimestamp) error = this.manageReplicas(rs, active, pass, cause);
-    const statusOk = this.updateStatus(rs, active, error, pass, cause);
+    if (counts) {
+      const desired = rs.spec.replicas ?? 1;
+      if (!rs.metadata.deletionTimestamp && counts.replicas < desired) {
+        const create = Math.min(desired - counts.replicas, BURST_REPLICAS);
+        error = this.createPods(rs, counts.replicas, create, pass, cause);
+      }
+    } else {
+      const claimed = this.claimPods(rs, pass, cause);
+      if (claimed === undefined) return 'retry';
+      const active = claimed.filter(isPodActive);
+      if (!rs.metadata.deletionTimestamp) error = this.manageReplicas(rs, active, pass, cause);
+      counts = countPods(rs, active, nowEpoch);
+    }
+    const statusOk = this.updateStatus(rs, counts, nowEpoch, error, pass, cause);
     return error === undefined && statusOk ? 'done' : 'retry';
+  }
+
+  /**
+   * What claimPods + countPods would find, from the running totals, when that needs no write
+   * (no pod to release or adopt), no choice of pods (no scale down) and no pod's ready time
+   * (minReadySeconds); otherwise undefined, and the pods are visited one by one.
+   */
+  private countsFromTotals(rs: ReplicaSet): PodCounts | undefined {
+    if (!this.countsTrusted() || !((rs.spec.minReadySeconds ?? 0) <= 0)) return undefined;
+    const template = Object.entries(rs.spec.template.metadata?.labels ?? {});
+    const counts: PodCounts = { replicas: 0, fullyLabeled: 0, ready: 0, available: 0 };
+    for (const group of this.ownedCounts.groups(rs.metadata.uid ?? '')) {
+      if (!selectorMatches(rs.spec.selector, group.labels)) return undefined;
+      counts.replicas += group.active;
+      if (hasLabels(group.labels, template)) counts.fullyLabeled += group.active;
+      counts.ready += group.activeReady;
+    }
+    counts.available = counts.ready;
+    if (rs.metadata.deletionTimestamp) return counts;
+    if (counts.replicas > (rs.spec.replicas ?? 1)) return undefined;
+    const pods = this.informer<Pod>('pods');
+    for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
+      if (!pod.metadata.deletionTimestamp && selectorMatches(rs.spec.selector, pod.metadata.labels))
+        return undefined;
+    }
+    return counts;
   }
 
   /** claimPods: adopt matching orphans, release owned pods whose labels no longer match. */
@@ -185,19 +230,7 @@ export class ReplicaSetController extends BaseController {
   ): string | undefined {
     const desired = rs.spec.replicas ?? 1;
     const action = computeScaleAction(desired, active, (p) => this.doubledUpRank(p, rs));
-    if (action.create > 0) {
-      let created = 0;
-      for (const batch of slowStartBatches(action.create)) {
-        let failed: string | undefined;
-        for (let i = 0; i < batch; i++) {
-          const err = this.createPod(rs, pass, cause, active.length + created + 1, desired);
-          if (err === undefined) created++;
-          else failed ??= err;
-        }
-        if (failed !== undefined) return failed;
-      }
-      return undefined;
-    }
+    if (action.create > 0) return this.createPods(rs, active.length, action.create, pass, cause);
     for (const pod of action.delete) {
       const res = pass.write(
         {
@@ -218,6 +251,28 @@ export class ReplicaSetController extends BaseController {
       if (res.code !== 0)
         pass.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${errorText(res)}`);
       return errorText(res);
+    }
+    return undefined;
+  }
+
+  /** Creates `count` pods in slow-start batches; returns the first error, if any. */
+  private createPods(
+    rs: ReplicaSet,
+    active: number,
+    count: number,
+    pass: Pass,
+    cause?: number,
+  ): string | undefined {
+    const desired = rs.spec.replicas ?? 1;
+    let created = 0;
+    for (const batch of slowStartBatches(count)) {
+      let failed: string | undefined;
+      for (let i = 0; i < batch; i++) {
+        const err = this.createPod(rs, pass, cause, active + created + 1, desired);
+        if (err === undefined) created++;
+        else failed ??= err;
+      }
+      if (failed !== undefined) return failed;
     }
     return undefined;
   }
@@ -271,36 +326,14 @@ export class ReplicaSetController extends BaseController {
 
   private updateStatus(
     rs: ReplicaSet,
-    active: Pod[],
+    counts: PodCounts,
+    nowEpoch: number,
     error: string | undefined,
     pass: Pass,
     cause?: number,
   ): boolean {
-    const minReady = rs.spec.minReadySeconds ?? 0;
-    const nowEpoch = parseIso(pass.ctx.nowIso);
-    const templateLabels = Object.entries(rs.spec.template.metadata?.labels ?? {});
-    let fullyLabeled = 0;
-    let ready = 0;
-    let available = 0;
-    let nextAvailable: number | undefined;
-    // isPodReady / isPodAvailable / availableAt, reading each pod's Ready condition once: this
-    // loop runs over every pod of the ReplicaSet at each of its syncs
-    for (const pod of active) {
-      if (hasLabels(pod.metadata.labels ?? {}, templateLabels)) fullyLabeled++;
-      const readyCondition = podCondition(pod, 'Ready');
-      if (readyCondition?.status !== 'True') continue;
-      ready++;
-      if (minReady <= 0) {
-        available++;
-        continue;
-      }
-      const since = parseIso(readyCondition.lastTransitionTime);
-      if (Number.isNaN(since)) continue;
-      const at = since + minReady * 1000;
-      if (at <= nowEpoch) available++;
-      else nextAvailable = Math.min(nextAvailable ?? at, at);
-    }
-    const status: NonNullable<ReplicaSet['status']> = { replicas: active.length };
+    const { replicas, fullyLabeled, ready, available, nextAvailable } = counts;
+    const status: NonNullable<ReplicaSet['status']> = { replicas };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
     if (ready) status.readyReplicas = ready;
     if (available) status.availableReplicas = available;
@@ -310,7 +343,7 @@ export class ReplicaSetController extends BaseController {
     let conditions: Condition[] = others;
     if (error !== undefined && !failure) {
       const desired = rs.spec.replicas ?? 1;
-      const reason = active.length < desired ? 'FailedCreate' : 'FailedDelete';
+      const reason = replicas < desired ? 'FailedCreate' : 'FailedDelete';
       conditions = [
         ...others,
         {
@@ -336,11 +369,43 @@ export class ReplicaSetController extends BaseController {
         body: { ...rs, status },
       },
       refOf(rs),
-      `Updating status of ReplicaSet ${rs.metadata.name}: ${active.length} replicas, ${ready} ready, ${available} available`,
+      `Updating status of ReplicaSet ${rs.metadata.name}: ${replicas} replicas, ${ready} ready, ${available} available`,
       cause,
     );
     return isOk(res) || (res.code !== 0 && isStatus(res.body) && res.code === 404);
   }
+}
+
+/** The counts of a ReplicaSet's status, and when its next pod becomes available. */
+interface PodCounts {
+  replicas: number;
+  fullyLabeled: number;
+  ready: number;
+  available: number;
+  nextAvailable?: number;
+}
+
+function countPods(rs: ReplicaSet, active: Pod[], nowEpoch: number): PodCounts {
+  const minReady = rs.spec.minReadySeconds ?? 0;
+  const templateLabels = Object.entries(rs.spec.template.metadata?.labels ?? {});
+  const counts: PodCounts = { replicas: active.length, fullyLabeled: 0, ready: 0, available: 0 };
+  // isPodReady / isPodAvailable / availableAt, reading each pod's Ready condition once
+  for (const pod of active) {
+    if (hasLabels(pod.metadata.labels ?? {}, templateLabels)) counts.fullyLabeled++;
+    const readyCondition = podCondition(pod, 'Ready');
+    if (readyCondition?.status !== 'True') continue;
+    counts.ready++;
+    if (minReady <= 0) {
+      counts.available++;
+      continue;
+    }
+    const since = parseIso(readyCondition.lastTransitionTime);
+    if (Number.isNaN(since)) continue;
+    const at = since + minReady * 1000;
+    if (at <= nowEpoch) counts.available++;
+    else counts.nextAvailable = Math.min(counts.nextAvailable ?? at, at);
+  }
+  return counts;
 }
 
 function hasLabels(labels: Record<string, string>, wanted: [string, string][]): boolean {

@@ -10,6 +10,8 @@ import { isStatus } from '../model';
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly cache = new Map<string, T>();
   private revision = -1;
+  /** Lists that replaced the cache: after the first, indexes fed by the events may hold stale keys. */
+  relists = 0;
 
   constructor(
     readonly resource: string,
@@ -73,6 +75,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (res.code !== 200 || typeof res.body === 'string' || isStatus(res.body)) return [];
     const list = res.body as KubeList<T>;
     this.cache.clear();
+    this.relists++;
     for (const item of list.items) this.cache.set(keyOf(item), item);
     this.revision = Number(list.metadata.resourceVersion ?? 0);
     return list.items.map((object) => ({

@@ -1,0 +1,79 @@
+// Running totals of the pods each controller owner has, kept from the pod watch events as the
+// podsByOwner index is. A ReplicaSet sync reads its owner's totals instead of visiting each of its
+// pods, most of which have not changed since its previous sync. Pods are grouped by their labels,
+// the one thing a sync still has to match (against its selector and its template).
+
+import type { WatchEvent } from '../client/api-client';
+import type { Labels, Pod } from '../model';
+import { keyOf } from '../shared/informer';
+import { byControllerUid } from './indexer';
+import { isPodActive, isPodReady } from './pod-util';
+
+export interface LabelGroup {
+  readonly labels: Labels;
+  pods: number;
+  /** pods not terminal and not being deleted (isPodActive) */
+  active: number;
+  /** active pods that are Ready */
+  activeReady: number;
+}
+
+interface PodEntry {
+  owners: string[];
+  labels: Labels;
+  group: string;
+  active: boolean;
+  ready: boolean;
+}
+
+export class OwnedPodCounts {
+  private readonly entries = new Map<string, PodEntry>();
+  private readonly byOwner = new Map<string, Map<string, LabelGroup>>();
+
+  apply(events: WatchEvent[]): void {
+    for (const ev of events) {
+      const key = keyOf(ev.object);
+      const old = this.entries.get(key);
+      if (old) {
+        this.count(old, -1);
+        this.entries.delete(key);
+      }
+      if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
+      const pod = ev.object as Pod;
+      const owners = [...new Set(byControllerUid(pod))];
+      if (owners.length === 0) continue;
+      const labels = pod.metadata.labels ?? {};
+      const active = isPodActive(pod);
+      const entry = {
+        owners,
+        labels,
+        group: JSON.stringify(labels),
+        active,
+        ready: active && isPodReady(pod),
+      };
+      this.entries.set(key, entry);
+      this.count(entry, 1);
+    }
+  }
+
+  groups(owner: string): Iterable<LabelGroup> {
+    return this.byOwner.get(owner)?.values() ?? [];
+  }
+
+  private count(entry: PodEntry, delta: 1 | -1): void {
+    for (const owner of entry.owners) {
+      let groups = this.byOwner.get(owner);
+      if (!groups) this.byOwner.set(owner, (groups = new Map()));
+      let group = groups.get(entry.group);
+      if (!group) {
+        group = { labels: entry.labels, pods: 0, active: 0, activeReady: 0 };
+        groups.set(entry.group, group);
+      }
+      group.pods += delta;
+      if (entry.active) group.active += delta;
+      if (entry.ready) group.activeReady += delta;
+      if (group.pods === 0) groups.delete(entry.group);
+      if (groups.size === 0) this.byOwner.delete(owner);
+    }
+  }
+}
