@@ -1,6 +1,7 @@
 import { SESSION_COOKIE, workerHeartbeatKey } from '@kubejourney/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SessionRepository } from '../src/modules/auth/session.repository';
 import { createTestApp, type TTestApp } from './test-app';
 
 const ACCOUNT = {
@@ -80,6 +81,14 @@ describe('auth journey', () => {
     expect(after.body).toEqual({
       error: { code: 'UNAUTHENTICATED', message: expect.any(String) },
     });
+  });
+
+  it('should read a session and its user exactly as Prisma reads them when looking up a token', async () => {
+    await http().post('/api/auth/signup').send(ACCOUNT).expect(201);
+    const stored = await t.prisma.session.findFirstOrThrow({ include: { user: true } });
+    const sessions = t.app.get(SessionRepository);
+    expect(await sessions.findByTokenHash(stored.tokenHash)).toEqual(stored);
+    expect(await sessions.findByTokenHash('0'.repeat(64))).toBeNull();
   });
 
   it('should answer 409 EMAIL_TAKEN with a clear message when the email is already registered', async () => {
