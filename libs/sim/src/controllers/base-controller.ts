@@ -207,9 +207,10 @@ export abstract class BaseController implements Component {
         else replayed = false; // history gone (410): every relisted object is reconciled
       }
       // Only real watch events move the bookmark used for that replay.
-      if (wasSynced || replayed) {
-        for (const ev of events)
-          this.revisions[resource] = Math.max(this.revisions[resource] ?? 0, ev.revision);
+      if ((wasSynced || replayed) && events.length > 0) {
+        let revision = this.revisions[resource] ?? 0;
+        for (const ev of events) revision = Math.max(revision, ev.revision);
+        this.revisions[resource] = revision;
       }
       for (const ev of events) {
         for (const key of this.keysFor(resource, ev, pass)) this.enqueue(key, ev.traceSeq);
@@ -223,7 +224,8 @@ export abstract class BaseController implements Component {
       this.lastResync = pass.now;
       for (const key of this.allKeys()) if (!this.queue.has(key)) this.queue.set(key, {});
     }
-    for (const [key, at] of [...this.delayed]) {
+    // deleting the entry being visited is safe in a Map iteration, and nothing else changes it here
+    for (const [key, at] of this.delayed) {
       if (at <= pass.now) {
         this.delayed.delete(key);
         if (!this.queue.has(key)) this.queue.set(key, {});
@@ -242,6 +244,8 @@ export abstract class BaseController implements Component {
 
   enqueue(key: string, cause?: number): void {
     const prev = this.queue.get(key);
+    // entries are never changed in place (saved states share them): a repeat keeps the entry
+    if (prev && (cause === undefined || cause === prev.cause)) return;
     this.queue.set(key, { cause: cause ?? prev?.cause });
   }
 

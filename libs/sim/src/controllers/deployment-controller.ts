@@ -238,7 +238,14 @@ export class DeploymentController extends BaseController {
     const { d, r, pass } = s;
     const newRevision = maxRevision(oldRSs) + 1;
     if (existing) {
-      const copy = deepClone(existing);
+      // only the annotations and minReadySeconds of the copy are changed
+      const copy: ReplicaSet = {
+        ...existing,
+        metadata: { ...existing.metadata },
+        spec: { ...existing.spec },
+      };
+      if (existing.metadata.annotations)
+        copy.metadata.annotations = { ...existing.metadata.annotations };
       const annotationsChanged = setNewReplicaSetAnnotations(d, copy, newRevision, true, r);
       const minReadyChanged = (copy.spec.minReadySeconds ?? 0) !== r.minReadySeconds;
       if (annotationsChanged || minReadyChanged) {
