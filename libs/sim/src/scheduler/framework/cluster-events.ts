@@ -133,14 +133,31 @@ function hashLabels(labels: Pod['metadata']['labels']): string {
   return hash;
 }
 
+function podSpecHash(pod: Pod): string {
+  return pod.spec === undefined ? h({ meta: podMeta(pod) }) : hashSpec(pod);
+}
+
+/**
+ * The spec hash of a frozen pod is taken when first read: only a pending pod's update compares
+ * it, and a save prints it, so a pod created and bound between two saves never has its new spec
+ * serialized.
+ */
 export function summarizePod(pod: Pod): PodSummary {
-  const spec = pod.spec === undefined ? h({ meta: podMeta(pod) }) : hashSpec(pod);
+  const isFrozen = Object.isFrozen(pod.metadata) && Object.isFrozen(pod.spec);
+  let source: Pod | undefined = isFrozen ? pod : undefined;
+  let spec: string | undefined = isFrozen ? undefined : podSpecHash(pod);
   return {
     rv: pod.metadata.resourceVersion ?? '',
     node: pod.spec.nodeName ?? '',
     terminal: isTerminal(pod),
     labels: hashLabels(pod.metadata.labels),
-    spec,
+    get spec(): string {
+      if (source) {
+        spec = podSpecHash(source);
+        source = undefined;
+      }
+      return spec as string;
+    },
   };
 }
 
