@@ -122,6 +122,7 @@ export class KubeScheduler implements Scheduler {
   private cache = new SnapshotCache();
   private events = new EventRecorder();
   private queue = new SchedulingQueue();
+  /** the decisions, oldest first; only the last MAX_DECISIONS count */
   private records: SchedulingDecision[] = [];
   private pendingBinds: PendingBind[] = [];
   /** pod key -> node: bound (or about to be) by us, not yet seen bound in the informer */
@@ -139,11 +140,12 @@ export class KubeScheduler implements Scheduler {
   }
 
   decisions(): SchedulingDecision[] {
-    return [...this.records];
+    return this.records.slice(-MAX_DECISIONS);
   }
 
   decisionFor(namespace: string, podName: string): SchedulingDecision | undefined {
-    for (let i = this.records.length - 1; i >= 0; i--) {
+    const oldest = Math.max(0, this.records.length - MAX_DECISIONS);
+    for (let i = this.records.length - 1; i >= oldest; i--) {
       const d = this.records[i] as SchedulingDecision;
       if (d.namespace === namespace && d.name === podName) return d;
     }
@@ -436,7 +438,9 @@ export class KubeScheduler implements Scheduler {
 
   private record(decision: SchedulingDecision): void {
     this.records.push(decision);
-    if (this.records.length > MAX_DECISIONS)
+    // Trimmed in batches: shifting 500 records every cycle cost more than the rest of record
+    // keeping. Readers only look at the last MAX_DECISIONS.
+    if (this.records.length >= 2 * MAX_DECISIONS)
       this.records.splice(0, this.records.length - MAX_DECISIONS);
   }
 
@@ -787,7 +791,7 @@ export class KubeScheduler implements Scheduler {
   saveState(): SavedState {
     return {
       queue: this.queue.toJSON(),
-      decisions: this.records,
+      decisions: this.records.slice(-MAX_DECISIONS),
       pendingBinds: this.pendingBinds,
       assumed: [...this.assumed.entries()].sort(),
       nextPopAt: this.nextPopAt,
