@@ -6,7 +6,7 @@
 
 import type { WatchEvent } from '../client/api-client';
 import type { Condition, Deployment, KubeObject, OwnerReference, Pod, ReplicaSet } from '../model';
-import { computePodTemplateHash, stableStringify } from '../shared/hash';
+import { computePodTemplateHash } from '../shared/hash';
 import { selectorMatches } from '../shared/labels';
 import { parseIso } from '../shared/time';
 import type { Pass } from './base-controller';
@@ -53,6 +53,7 @@ import {
   type ResolvedDeployment,
 } from './deployment-util';
 import { byControllerUid, byNamespace, Index } from './indexer';
+import { stableEqual } from './stable-equal';
 
 class Failed extends Error {}
 
@@ -765,7 +766,7 @@ function ownerRefTo(d: Deployment): OwnerReference {
 }
 
 function sameStatus(a: DeploymentStatus | undefined, b: DeploymentStatus): boolean {
-  return stableStringify(normalize(a ?? {})) === stableStringify(normalize(b));
+  return stableEqual(normalize(a ?? {}), normalize(b));
 }
 
 function normalize(s: DeploymentStatus): unknown {

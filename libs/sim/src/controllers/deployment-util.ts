@@ -4,8 +4,8 @@
 // No I/O here, so every rule has a table test.
 
 import type { Condition, Deployment, PodTemplateSpec, ReplicaSet } from '../model';
-import { stableStringify } from '../shared/hash';
 import { parseIso } from '../shared/time';
+import { stableEqual } from './stable-equal';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';
@@ -216,15 +216,15 @@ export function maxRevision(rss: ReplicaSet[]): number {
 }
 
 /** Template without the pod-template-hash label, for EqualIgnoreHash. */
-function withoutHash(t: PodTemplateSpec): string {
+function withoutHash(t: PodTemplateSpec): PodTemplateSpec {
   const labels = { ...(t.metadata?.labels ?? {}) };
   delete labels[POD_TEMPLATE_HASH_LABEL];
   const metadata = { ...(t.metadata ?? {}), labels };
-  return stableStringify({ ...t, metadata });
+  return { ...t, metadata };
 }
 
 export function equalIgnoreHash(a: PodTemplateSpec, b: PodTemplateSpec): boolean {
-  return withoutHash(a) === withoutHash(b);
+  return stableEqual(withoutHash(a), withoutHash(b));
 }
 
 /** FindNewReplicaSet: the oldest RS whose template equals the Deployment's. */
