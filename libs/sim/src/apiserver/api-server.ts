@@ -501,12 +501,14 @@ export class ApiServer {
     if (byNode && 'expired' in byNode) return S.expired(sinceRevision, byNode.expired);
     const events = byNode ? byNode.events : this.cache.eventsSince(resource, memo.upTo);
     if (!Array.isArray(events)) return S.expired(sinceRevision, events.expired);
+    if (!filtered) {
+      // every unfiltered watcher of the resource gets the same frozen event objects
+      const out: WatchEvent[] = [];
+      for (const ev of events) out.push(sharedWatchEvent(ev));
+      return out;
+    }
     for (const ev of events) {
       memo.upTo = ev.revision;
-      if (!filtered) {
-        memo.matches.push({ ev, type: ev.type });
-        continue;
-      }
       const cur = watchMatches(ev.object, prefixNs, labelSel, fieldSel);
       const prev =
         ev.type === 'MODIFIED' ? watchMatches(ev.prev, prefixNs, labelSel, fieldSel) : cur;
@@ -525,6 +527,10 @@ export class ApiServer {
     }
     const out: WatchEvent[] = [];
     for (const { ev, type } of memo.matches) {
+      if (type === ev.type) {
+        out.push(sharedWatchEvent(ev));
+        continue;
+      }
       // cached objects are frozen: every watcher shares them
       const w: WatchEvent = { type, object: ev.object, revision: ev.revision };
       if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
@@ -1718,6 +1724,20 @@ export class ApiServer {
  * reads the body: most writers (kubelet status, Events, bindings) only look at the code, and the
  * copy was a large share of every write.
  */
+/** The watch event of a cached change, made once and shared (frozen) by every watcher. */
+const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
+
+function sharedWatchEvent(ev: CachedEvent): WatchEvent {
+  let w = sharedEvents.get(ev);
+  if (w === undefined) {
+    w = { type: ev.type, object: ev.object, revision: ev.revision };
+    if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
+    Object.freeze(w);
+    sharedEvents.set(ev, w);
+  }
+  return w;
+}
+
 function copyOnRead(res: ApiResponse, stored: KubeObject): ApiResponse {
   // accessors of one literal (body keeps its place among the keys), not two closures and a
   // defineProperty per write; a body set by the caller replaces the copy for good

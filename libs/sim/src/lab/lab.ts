@@ -276,6 +276,7 @@ class LabImpl implements SimLab {
   }
 
   createHosts(): void {
+    this.sortedHostsCache = null;
     this.options.nodes.forEach((spec, i) => {
       const index = spec.controlPlane ? 0 : this.indexFor(spec, i);
       this.hosts.set(
@@ -296,6 +297,7 @@ class LabImpl implements SimLab {
   }
 
   restoreHosts(hosts: NodeHostJson[]): void {
+    this.sortedHostsCache = null;
     for (const h of hosts) this.hosts.set(h.spec.name, restoreNodeHost(h));
   }
 
@@ -370,8 +372,12 @@ class LabImpl implements SimLab {
     this.queue.push({ t, target: rc.key, kind, gen: rc.gen });
   }
 
-  private sortedHosts(): NodeHost[] {
-    return [...this.hosts.values()].sort((a, b) => a.index - b.index);
+  /** The hosts in node order, kept: hosts are only ever set at creation and restore. */
+  private sortedHostsCache: NodeHost[] | null = null;
+
+  private sortedHosts(): readonly NodeHost[] {
+    this.sortedHostsCache ??= [...this.hosts.values()].sort((a, b) => a.index - b.index);
+    return this.sortedHostsCache;
   }
 
   // ------------------------------------------------------------------ process state
@@ -732,7 +738,7 @@ class LabImpl implements SimLab {
   }
 
   nodes(): NodeHost[] {
-    return this.sortedHosts();
+    return [...this.sortedHosts()];
   }
 
   trace(sinceSeq?: number): TraceEvent[] {
