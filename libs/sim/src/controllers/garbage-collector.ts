@@ -64,7 +64,7 @@ export class GarbageCollector extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    const tagged = (obj: KubeObject): string => taggedKey(resource, obj);
+    const tagged = events.map((ev) => taggedKey(resource, ev.object));
     this.dependents.apply(events, tagged);
     this.byUid.apply(events, tagged);
   }

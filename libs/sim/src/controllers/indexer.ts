@@ -16,10 +16,14 @@ export class Index {
 
   constructor(private readonly fn: IndexFunc) {}
 
-  /** `keyFor` names the objects otherwise than by keyOf (e.g. tagged with their resource). */
-  apply(events: WatchEvent[], keyFor: (obj: KubeObject) => string = keyOf): void {
-    for (const ev of events) {
-      const key = keyFor(ev.object);
+  /**
+   * `keys` (one per event) name the objects otherwise than by keyOf (e.g. tagged with their
+   * resource), or are keyOf's, worked out once for several indexes over the same events.
+   */
+  apply(events: readonly WatchEvent[], keys?: readonly string[]): void {
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i] as WatchEvent;
+      const key = keys ? (keys[i] as string) : keyOf(ev.object);
       const values = ev.type === 'ADDED' || ev.type === 'MODIFIED' ? this.fn(ev.object) : undefined;
       const old = this.valuesOf.get(key);
       if (values && old && sameValues(old, values)) continue;

@@ -5,7 +5,6 @@
 
 import type { WatchEvent } from '../client/api-client';
 import type { Labels, Pod } from '../model';
-import { keyOf } from '../shared/informer';
 import { byControllerUid } from './indexer';
 import { isPodActive, isPodReady } from './pod-util';
 
@@ -30,9 +29,11 @@ export class OwnedPodCounts {
   private readonly entries = new Map<string, PodEntry>();
   private readonly byOwner = new Map<string, Map<string, LabelGroup>>();
 
-  apply(events: WatchEvent[]): void {
-    for (const ev of events) {
-      const key = keyOf(ev.object);
+  /** `keys`: keyOf of each event's object. */
+  apply(events: readonly WatchEvent[], keys: readonly string[]): void {
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i] as WatchEvent;
+      const key = keys[i] as string;
       const old = this.entries.get(key);
       if (old) {
         this.count(old, -1);

@@ -73,10 +73,11 @@ export class ReplicaSetController extends BaseController {
 
   protected override observe(resource: string, events: WatchEvent[]): void {
     if (resource !== 'pods') return;
-    this.podsByOwner.apply(events);
-    this.orphansByNs.apply(events);
-    this.podsByNode.apply(events);
-    if (this.countsTrusted()) this.ownedCounts.apply(events);
+    const keys = events.map((ev) => keyOf(ev.object));
+    this.podsByOwner.apply(events, keys);
+    this.orphansByNs.apply(events, keys);
+    this.podsByNode.apply(events, keys);
+    if (this.countsTrusted()) this.ownedCounts.apply(events, keys);
   }
 
   /** The totals mirror the index only while the pod cache was never relisted over old state. */
