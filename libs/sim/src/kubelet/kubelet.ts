@@ -9,7 +9,7 @@ import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { EventRecorder } from '../shared/event-recorder';
-import { deepFreeze } from '../shared/deep-freeze';
+import { frozenJsonCopy } from '../shared/json-copy';
 import { sameJson } from '../shared/same-json';
 import { Informer } from '../shared/informer';
 import type { StaticPodCache } from './static-pods';
@@ -668,13 +668,9 @@ export function createKubelet(host: NodeHost): Kubelet {
     reconcile,
     podRuntime: (uid) => state.pods[uid],
     saveState: () =>
-      (saved ??= deepFreeze(
-        JSON.parse(
-          JSON.stringify({ ...state, events: recorder.toJSON() }, (_k, v) =>
-            v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : v,
-          ),
-        ) as unknown,
-      )),
+      (saved ??= frozenJsonCopy({ ...state, events: recorder.toJSON() } as unknown, {
+        nonFinite: 'string',
+      })),
     loadState: (s: unknown) => {
       saved = null;
       const revive = JSON.parse(JSON.stringify(s ?? initialState()), (_k, v) =>

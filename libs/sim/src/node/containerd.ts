@@ -8,7 +8,7 @@ import { modelApp } from './app-model';
 import type { ImageInfo } from './image-registry';
 import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
 import { sha256Hex } from './sha256';
-import { deepFreeze } from '../shared/deep-freeze';
+import { frozenJsonCopy } from '../shared/json-copy';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
 export type ContainerStateName = 'created' | 'running' | 'exited';
@@ -141,16 +141,12 @@ export class Containerd {
   }
 
   toJSON(): ContainerdJson {
-    this.json ??= deepFreeze(
-      JSON.parse(
-        JSON.stringify({
-          images: this.images,
-          sandboxes: this.sandboxes,
-          containers: this.containers,
-          lastIp: this.lastIp,
-        }),
-      ) as ContainerdJson,
-    );
+    this.json ??= frozenJsonCopy({
+      images: this.images,
+      sandboxes: this.sandboxes,
+      containers: this.containers,
+      lastIp: this.lastIp,
+    });
     return this.json;
   }
 

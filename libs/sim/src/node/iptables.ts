@@ -5,7 +5,7 @@
 import type { IptablesRule } from './iptables-rule';
 import { cidrContains, renderListRow, renderRuleSpec, kernelProbability } from './iptables-rule';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
-import { deepFreeze } from '../shared/deep-freeze';
+import { frozenJsonCopy } from '../shared/json-copy';
 
 export type TableName = 'nat' | 'filter';
 
@@ -74,7 +74,7 @@ export class Iptables {
   }
 
   toJSON(): IptablesJson {
-    this.snapshot ??= deepFreeze(structuredCloneJson(this.tables));
+    this.snapshot ??= frozenJsonCopy(this.tables);
     return this.snapshot;
   }
 

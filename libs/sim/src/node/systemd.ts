@@ -1,5 +1,5 @@
 import { MONTH_ABBR } from '../shared/time';
-import { deepFreeze } from '../shared/deep-freeze';
+import { frozenJsonCopy } from '../shared/json-copy';
 // systemd on the node: which daemons run (kubelet, containerd, kube-proxy) and journald's log.
 // The lab decides whether to call a per-node component from its unit state, so `systemctl stop
 // kubelet` and a fault that stops the kubelet are the same thing.
@@ -77,11 +77,11 @@ export class Systemd {
   }
 
   toJSON(): SystemdJson {
-    this.snapshot ??= deepFreeze(
-      JSON.parse(
-        JSON.stringify({ units: this.units, journal: this.journal, nextPid: this.nextPid }),
-      ) as SystemdJson,
-    );
+    this.snapshot ??= frozenJsonCopy({
+      units: this.units,
+      journal: this.journal,
+      nextPid: this.nextPid,
+    });
     return this.snapshot;
   }
 
