@@ -68,7 +68,10 @@ export class DeploymentController extends BaseController {
   readonly controllerName = 'deployment';
   readonly eventSource = 'deployment-controller';
   readonly periodMs = 5_000;
-  private readonly rsByNs = new Index(byNamespace);
+  // a Deployment claims its own ReplicaSets and orphans of its namespace: the others of the
+  // namespace (every other Deployment's) need not be looked at
+  private readonly rsByOwner = new Index(byControllerUid);
+  private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? [] : byNamespace(o)));
   private readonly podsByOwner = new Index(byControllerUid);
 
   constructor() {
@@ -81,7 +84,11 @@ export class DeploymentController extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource === 'replicasets') this.rsByNs.apply(events);
+    if (resource === 'replicasets') {
+      const keys = events.map((ev) => keyOf(ev.object));
+      this.rsByOwner.apply(events, keys);
+      this.orphanRsByNs.apply(events, keys);
+    }
     if (resource === 'pods') this.podsByOwner.apply(events);
   }
 
@@ -162,9 +169,13 @@ export class DeploymentController extends BaseController {
   private claimReplicaSets(s: Sync): ReplicaSet[] {
     const { d, pass } = s;
     const out: ReplicaSet[] = [];
+    const prefix = `${d.metadata.namespace ?? ''}/`;
     const candidates = lookup(
       this.informer<ReplicaSet>('replicasets'),
-      this.rsByNs.keys(d.metadata.namespace ?? ''),
+      mergeSorted(
+        this.rsByOwner.sortedKeys(d.metadata.uid ?? '').filter((k) => k.startsWith(prefix)),
+        this.orphanRsByNs.sortedKeys(d.metadata.namespace ?? ''),
+      ),
     );
     for (const rs of candidates) {
       const ref = controllerRef(rs);
@@ -752,6 +763,18 @@ function replicaFailure(
     };
   }
   return undefined;
+}
+
+/** Two sorted lists of distinct keys as one sorted list. */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length)
+    out.push((a[i] as string) < (b[j] as string) ? (a[i++] as string) : (b[j++] as string));
+  while (i < a.length) out.push(a[i++] as string);
+  while (j < b.length) out.push(b[j++] as string);
+  return out;
 }
 
 function ownerRefTo(d: Deployment): OwnerReference {
