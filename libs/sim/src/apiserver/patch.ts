@@ -5,6 +5,8 @@
 //   containerPort, ...) merge element-wise, and `$patch: delete|replace` directives are honoured.
 // - JSON patch (RFC 6902): add/remove/replace/move/copy/test on JSON pointers.
 
+import { jsonCopy } from '../shared/json-copy';
+
 export class PatchError extends Error {}
 
 type Json = unknown;
@@ -15,7 +17,7 @@ function isObject(v: Json): v is JsonObject {
 }
 
 export function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  return jsonCopy(v);
 }
 
 export function mergePatch(target: Json, patch: Json): Json {

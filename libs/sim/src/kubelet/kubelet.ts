@@ -9,7 +9,7 @@ import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { EventRecorder } from '../shared/event-recorder';
-import { frozenJsonCopy } from '../shared/json-copy';
+import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
 import { sameJson } from '../shared/same-json';
 import { Informer } from '../shared/informer';
 import type { StaticPodCache } from './static-pods';
@@ -673,9 +673,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       })),
     loadState: (s: unknown) => {
       saved = null;
-      const revive = JSON.parse(JSON.stringify(s ?? initialState()), (_k, v) =>
-        v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v,
-      ) as KubeletState;
+      const revive = jsonCopy((s ?? initialState()) as KubeletState, { reviveInfinity: true });
       const { events: counts, ...rest } = revive;
       state = { ...initialState(), ...rest };
       recorder = EventRecorder.fromJSON(counts);

@@ -8,7 +8,7 @@ import { modelApp } from './app-model';
 import type { ImageInfo } from './image-registry';
 import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
 import { sha256Hex } from './sha256';
-import { frozenJsonCopy } from '../shared/json-copy';
+import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
 export type ContainerStateName = 'created' | 'running' | 'exited';
@@ -133,7 +133,7 @@ export class Containerd {
     private readonly env: ContainerdEnv,
     json?: ContainerdJson,
   ) {
-    const clone = json ? (JSON.parse(JSON.stringify(json)) as ContainerdJson) : undefined;
+    const clone = json ? jsonCopy(json) : undefined;
     this.images = clone?.images ?? [];
     this.sandboxes = clone?.sandboxes ?? [];
     this.containers = clone?.containers ?? [];

@@ -5,7 +5,7 @@
 import type { IptablesRule } from './iptables-rule';
 import { cidrContains, renderListRow, renderRuleSpec, kernelProbability } from './iptables-rule';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
-import { frozenJsonCopy } from '../shared/json-copy';
+import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
 
 export type TableName = 'nat' | 'filter';
 
@@ -323,7 +323,7 @@ function collectCandidates(ipt: Iptables, rules: IptablesRule[], out: ResolveCan
 }
 
 function structuredCloneJson<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
+  return jsonCopy(v);
 }
 
 /** ctime(3) style stamp for iptables-save's header, e.g. `Mon Jan  5 09:00:00 2026`. */

@@ -1,5 +1,5 @@
 import { MONTH_ABBR } from '../shared/time';
-import { frozenJsonCopy } from '../shared/json-copy';
+import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
 // systemd on the node: which daemons run (kubelet, containerd, kube-proxy) and journald's log.
 // The lab decides whether to call a per-node component from its unit state, so `systemctl stop
 // kubelet` and a fault that stops the kubelet are the same thing.
@@ -62,7 +62,7 @@ export class Systemd {
   private snapshot: SystemdJson | null = null;
 
   constructor(json?: SystemdJson) {
-    const c = json ? (JSON.parse(JSON.stringify(json)) as SystemdJson) : undefined;
+    const c = json ? jsonCopy(json) : undefined;
     this.nextPid = c?.nextPid ?? 180;
     this.journal = c?.journal ?? [];
     this.units =

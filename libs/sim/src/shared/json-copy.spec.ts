@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { frozenJsonCopy } from './json-copy';
+import { frozenJsonCopy, jsonCopy } from './json-copy';
 
 const keepInfinity = (_k: string, x: unknown): unknown =>
   x === Infinity ? 'Infinity' : x === -Infinity ? '-Infinity' : x;
@@ -45,6 +45,24 @@ describe('frozenJsonCopy', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('should give what JSON.parse with the Infinity reviver gives, unfrozen, when asked to revive', () => {
+    const revive = (_k: string, x: unknown): unknown =>
+      x === 'Infinity' ? Infinity : x === '-Infinity' ? -Infinity : x;
+    fc.assert(
+      fc.property(value, (v) => {
+        const text = JSON.stringify(v);
+        const copy = jsonCopy(v, { reviveInfinity: true });
+        expect(copy).toStrictEqual(text === undefined ? undefined : JSON.parse(text, revive));
+        if (copy !== null && typeof copy === 'object') expect(Object.isFrozen(copy)).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+    expect(jsonCopy({ a: 'Infinity', b: ['-Infinity'] }, { reviveInfinity: true })).toEqual({
+      a: Infinity,
+      b: [-Infinity],
+    });
   });
 
   it('should freeze every object and array it makes', () => {
