@@ -53,8 +53,10 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   list(filter?: (obj: T) => boolean): T[] {
-    const all = [...this.cache.values()];
-    return filter ? all.filter(filter) : all;
+    if (!filter) return [...this.cache.values()];
+    const out: T[] = [];
+    for (const obj of this.cache.values()) if (filter(obj)) out.push(obj);
+    return out;
   }
 
   /** Forget everything (e.g. the component restarted); the next sync relists. */
