@@ -18,10 +18,21 @@ export function normalizedImageName(name: string): string {
   return name.lastIndexOf(':') <= name.lastIndexOf('/') ? `${name}:latest` : name;
 }
 
+/** The pod's images (init containers first) as nodes report them, taken once per cycle. */
+function podImageNames(pod: Pod): string[] {
+  return [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])].map((c) =>
+    normalizedImageName(c.image),
+  );
+}
+
 export function sumImageScores(pod: Pod, node: NodeInfo, totalNumNodes: number): number {
+  return sumScoresOf(podImageNames(pod), node, totalNumNodes);
+}
+
+function sumScoresOf(images: string[], node: NodeInfo, totalNumNodes: number): number {
   let sum = 0;
-  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
-    const state = node.imageStates.get(normalizedImageName(c.image));
+  for (const image of images) {
+    const state = node.imageStates.get(image);
     if (!state) continue;
     // scaledImageScore: int64(float64(size) * numNodes/totalNumNodes)
     sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNumNodes));
@@ -35,10 +46,13 @@ export function calculatePriority(sumScores: number, numContainers: number): num
   return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
-export const imageLocalityPlugin: ScorePlugin = {
+export const imageLocalityPlugin: ScorePlugin<string[]> = {
   name: IMAGE_LOCALITY,
-  score(pod, node, _state, snapshot: Snapshot) {
-    const n = (pod.spec.initContainers ?? []).length + (pod.spec.containers ?? []).length;
-    return calculatePriority(sumImageScores(pod, node, snapshot.nodes.length), n);
+  preScore(pod) {
+    return { skip: false, state: podImageNames(pod) };
+  },
+  score(pod, node, images, snapshot: Snapshot) {
+    const names = images ?? podImageNames(pod);
+    return calculatePriority(sumScoresOf(names, node, snapshot.nodes.length), names.length);
   },
 };
