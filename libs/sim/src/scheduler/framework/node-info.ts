@@ -102,30 +102,34 @@ export function createNodeInfo(node: Node): NodeInfo {
   };
 }
 
-/**
- * Pod objects are replaced, never mutated, on updates, and the sums read only the spec, which a
- * status write leaves as the same (frozen) object: the sums are memoized per spec.
- */
 export interface PodSums {
   req: Resources;
   nonZero: Resources;
   ports: HostPort[];
 }
 
-const podSums = new WeakMap<object, PodSums>();
+/**
+ * Pod objects are replaced, never mutated, on updates, and the sums read only the containers and
+ * init containers. A status write keeps the whole (frozen) spec and a binding's new spec keeps
+ * the frozen containers list, so the sums are memoized per containers list, with the init
+ * containers they were taken with (per spec when the list is not frozen).
+ */
+const podSums = new WeakMap<object, { initContainers: unknown; sums: PodSums }>();
 
 export function sumsOf(pod: Pod): PodSums {
-  const memoKey: object = pod.spec ?? pod;
-  let s = podSums.get(memoKey);
-  if (!s) {
-    s = {
-      req: podRequests(pod),
-      nonZero: podRequests(pod, { nonMissingDefaults: true }),
-      ports: podHostPorts(pod),
-    };
-    podSums.set(memoKey, s);
-  }
-  return s;
+  const containers = pod.spec?.containers;
+  const memoKey: object =
+    containers && Object.isFrozen(containers) ? containers : (pod.spec ?? pod);
+  const initContainers = pod.spec?.initContainers;
+  const memo = podSums.get(memoKey);
+  if (memo && memo.initContainers === initContainers) return memo.sums;
+  const sums = {
+    req: podRequests(pod),
+    nonZero: podRequests(pod, { nonMissingDefaults: true }),
+    ports: podHostPorts(pod),
+  };
+  podSums.set(memoKey, { initContainers, sums });
+  return sums;
 }
 
 export function addPodToNodeInfo(info: NodeInfo, pod: Pod): void {
