@@ -345,6 +345,8 @@ export class KubeScheduler implements Scheduler {
     const object: TraceObjectRef = { kind: 'Pod', namespace, name };
     const rejected: Record<string, string[]> = {};
     for (const n of decision.nodes) {
+      // only an evaluated node that did not fit has a failed filter
+      if (n.feasible || !n.evaluated) continue;
       const failed = n.filters.find((f) => f.verdict === 'fail');
       if (failed) rejected[n.node] = failed.reasons ?? [];
     }

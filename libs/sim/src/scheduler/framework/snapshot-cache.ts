@@ -181,6 +181,8 @@ export class SnapshotCache {
   private readonly dirty = new Set<string>();
   private nodesChanged = true;
   private ordered: NodeInfo[] = [];
+  /** node name -> its index in `ordered` */
+  private positions = new Map<string, number>();
 
   private state(name: string): NodeState {
     let s = this.states.get(name);
@@ -237,10 +239,16 @@ export class SnapshotCache {
     }
     if (this.nodesChanged) {
       this.ordered = [...this.infos.values()].sort((a, b) => cmp(a.name, b.name));
+      this.positions = new Map(this.ordered.map((info, i) => [info.name, i]));
       this.recountImages();
       this.nodesChanged = false;
     } else if (this.dirty.size > 0) {
-      this.ordered = this.ordered.map((old) => this.infos.get(old.name) as NodeInfo);
+      const ordered = this.ordered.slice();
+      for (const name of this.dirty) {
+        const at = this.positions.get(name);
+        if (at !== undefined) ordered[at] = this.infos.get(name) as NodeInfo;
+      }
+      this.ordered = ordered;
     }
     this.dirty.clear();
     const infos = this.ordered;
