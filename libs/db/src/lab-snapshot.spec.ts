@@ -1,6 +1,12 @@
 import { createLab, restoreLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
-import { mergeLabSnapshot, splitLabSnapshot, splitLabState, splitLabValue } from './lab-snapshot';
+import {
+  mergeLabSnapshot,
+  mergeLabValue,
+  splitLabSnapshot,
+  splitLabState,
+  splitLabValue,
+} from './lab-snapshot';
 
 // A serialized lab in the simulator's layout (only the sections this module touches matter).
 const serialized = JSON.stringify({
@@ -171,6 +177,16 @@ describe('lab snapshot', () => {
     const again = lab.serializeState({ keyspace: false, traceEvents: false });
     expect(again.components.some((c, i) => c.state === value.components[i]?.state)).toBe(true);
     expect(partsOf(again)).toEqual(expected);
+  });
+
+  it('should merge into the value the merged text parses to, and restore the same lab from either', () => {
+    const lab = createLab({ seed: 7 });
+    lab.advance(2_000);
+    const { core, parts, kvs, events } = splitLabSnapshot(lab.serialize());
+    const text = mergeLabSnapshot(core, parts, kvs, events);
+    const value = mergeLabValue(core, parts, kvs, events);
+    expect(value).toEqual(JSON.parse(text));
+    expect(restoreLab(value as never).serialize()).toBe(restoreLab(text).serialize());
   });
 
   it('should fall back to the full split when the text is not in the expected layout', () => {

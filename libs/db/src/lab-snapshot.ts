@@ -175,6 +175,19 @@ export function mergeLabSnapshot(
   kvs: readonly TLabObjectRecord[],
   events: readonly TLabTraceRecord[],
 ): string {
+  return JSON.stringify(mergeLabValue(core, parts, kvs, events));
+}
+
+/**
+ * mergeLabSnapshot as the value its text would parse to (a fresh object the caller owns): a
+ * restore takes it as it is instead of printing the whole lab and parsing it back.
+ */
+export function mergeLabValue(
+  core: string,
+  parts: readonly TLabStatePartRecord[],
+  kvs: readonly TLabObjectRecord[],
+  events: readonly TLabTraceRecord[],
+): Record<string, unknown> {
   const root = JSON.parse(core) as TJson;
   const etcd = section(root, 'etcd');
   const trace = section(root, 'trace');
@@ -191,13 +204,13 @@ export function mergeLabSnapshot(
   });
   const sorted = [...kvs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const components = mergeComponents(root, byName);
-  return JSON.stringify({
+  return {
     ...root,
     etcd: { ...etcd, kvs: sorted },
     hosts,
     ...(components === undefined ? {} : { components }),
     trace: { ...trace, events },
-  });
+  };
 }
 
 /** Where the keyspace and the trace events sit in `serialize()`'s text (see splitLabState). */

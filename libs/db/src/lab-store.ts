@@ -23,7 +23,7 @@ import {
   type TLabStatusDb,
   type TLabTraceRecord,
 } from './lab.repository';
-import { mergeLabSnapshot, splitLabValue, type TLabSnapshotParts } from './lab-snapshot';
+import { mergeLabValue, splitLabValue, type TLabSnapshotParts } from './lab-snapshot';
 
 // The one place a lab changes: lock the row (one writer per lab across processes) → restore the
 // simulator (or take it from the in-process cache at the locked revision) → let the caller act
@@ -74,6 +74,11 @@ export interface TLabEngine<L extends TSimLab> {
   /** null when the blueprint names a scenario that does not exist */
   create(blueprint: TLabBlueprint): L | null;
   restore(serialized: string): L;
+  /**
+   * restore of the value the serialized text parses to, which the store builds fresh and never
+   * touches again (so the lab may keep it); saves printing a whole lab and parsing it back.
+   */
+  restoreValue?(value: unknown): L;
   /**
    * Runs a recorded command line again, as `POST /exec` ran it, on an instance in the state it
    * ran on; returns the terminal state after it. Without it, a process whose copy of a lab is
@@ -543,7 +548,10 @@ export class LabStore<L extends TSimLab> {
       .filter((e) => e.seq > row.traceSeqOffset)
       .map((e) => shiftTrace(e, -row.traceSeqOffset));
     const core = await loadCoreState(tx, row.id);
-    const lab = this.engine.restore(mergeLabSnapshot(core, parts, objects, own));
+    const value = mergeLabValue(core, parts, objects, own);
+    const lab = this.engine.restoreValue
+      ? this.engine.restoreValue(value)
+      : this.engine.restore(JSON.stringify(value));
     return {
       lab,
       parts: new Map(parts.map((p) => [p.name, p.value])),

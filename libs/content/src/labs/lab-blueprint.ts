@@ -1,4 +1,10 @@
-import { createLab, restoreLab, runCommandLine, type SimLab } from '@kubejourney/sim';
+import {
+  createLab,
+  restoreLab,
+  runCommandLine,
+  type SerializedLab,
+  type SimLab,
+} from '@kubejourney/sim';
 import { CHAPTER_LAB_FILES } from '../chapters/chapter-commands.data';
 import { findScenario } from '../scenarios/scenarios.data';
 import { createScenarioLab } from '../scenarios/scenario-lab';
@@ -46,6 +52,7 @@ export const simLabEngine = {
     return scenario ? createScenarioLab(scenario, blueprint.seed) : null;
   },
   restore: (serialized: string): SimLab => restoreLab(serialized),
+  restoreValue: (value: unknown): SimLab => restoreLab(value as SerializedLab),
   replayCommand(
     lab: SimLab,
     command: { input: string; kind: TLabBlueprintKind },

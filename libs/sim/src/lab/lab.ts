@@ -945,8 +945,12 @@ export function createLab(options: LabOptions = {}): SimLab {
   return lab;
 }
 
-export function restoreLab(json: string): SimLab {
-  const state = JSON.parse(json) as SerializedLab;
+/**
+ * A lab from `serialize()`'s text, or from the value that text parses to (a fresh value the lab
+ * then owns: it may keep parts of it).
+ */
+export function restoreLab(json: string | SerializedLab): SimLab {
+  const state = typeof json === 'string' ? (JSON.parse(json) as SerializedLab) : json;
   if (state.version !== SERIAL_VERSION)
     throw new Error(`unsupported lab serialization version ${state.version}`);
   const etcd = EtcdStore.fromJSON(state.etcd);
