@@ -331,7 +331,7 @@ export function controllerRef(
 }
 
 /** Objects behind index keys, skipping keys a relist may have left stale. */
-export function lookup<T extends KubeObject>(informer: Informer<T>, keys: string[]): T[] {
+export function lookup<T extends KubeObject>(informer: Informer<T>, keys: readonly string[]): T[] {
   const out: T[] = [];
   for (const key of keys) {
     const obj = informer.getByKey(key);

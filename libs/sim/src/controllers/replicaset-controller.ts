@@ -21,7 +21,7 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byControllerUid, byNodeName, Index } from './indexer';
+import { byControllerUid, Index } from './indexer';
 import { OwnedPodCounts } from './owned-pod-counts';
 import { comparePodsForDeletion, isPodActive, podCondition } from './pod-util';
 
@@ -64,7 +64,6 @@ export class ReplicaSetController extends BaseController {
   private readonly orphansByNs = new Index((o) =>
     controllerRef(o) ? [] : [o.metadata.namespace ?? ''],
   );
-  private readonly podsByNode = new Index(byNodeName);
   private readonly ownedCounts = new OwnedPodCounts();
 
   constructor() {
@@ -76,7 +75,6 @@ export class ReplicaSetController extends BaseController {
     const keys = events.map((ev) => keyOf(ev.object));
     this.podsByOwner.apply(events, keys);
     this.orphansByNs.apply(events, keys);
-    this.podsByNode.apply(events, keys);
     if (this.countsTrusted()) this.ownedCounts.apply(events, keys);
   }
 
@@ -230,7 +228,11 @@ export class ReplicaSetController extends BaseController {
     cause?: number,
   ): string | undefined {
     const desired = rs.spec.replicas ?? 1;
-    const action = computeScaleAction(desired, active, (p) => this.doubledUpRank(p, rs));
+    let perNode: Map<string, number> | undefined;
+    const action = computeScaleAction(desired, active, (p) => {
+      perNode ??= this.activePodsPerNode(rs);
+      return p.spec.nodeName ? (perNode.get(p.spec.nodeName) ?? 0) : 0;
+    });
     if (action.create > 0) return this.createPods(rs, active.length, action.create, pass, cause);
     for (const pod of action.delete) {
       const res = pass.write(
@@ -316,13 +318,22 @@ export class ReplicaSetController extends BaseController {
     return errorText(res);
   }
 
-  /** Pods of the same owner family on the same node: doubled-up pods are deleted first. */
-  private doubledUpRank(pod: Pod, rs: ReplicaSet): number {
-    const node = pod.spec.nodeName;
-    if (!node) return 0;
-    return lookup(this.informer<Pod>('pods'), this.podsByNode.keys(node)).filter(
-      (p) => isPodActive(p) && controllerRef(p)?.uid === rs.metadata.uid,
-    ).length;
+  /**
+   * The ReplicaSet's active pods per node, for the doubled-up rank (pods sharing a node with
+   * pods of the same owner are deleted first); counted once per scale down, not per comparison.
+   */
+  private activePodsPerNode(rs: ReplicaSet): Map<string, number> {
+    const pods = this.informer<Pod>('pods');
+    const uid = rs.metadata.uid;
+    const candidates =
+      uid === undefined ? pods.list() : lookup(pods, this.podsByOwner.sortedKeys(uid));
+    const perNode = new Map<string, number>();
+    for (const p of candidates) {
+      const node = (p.spec as Pod['spec'] | undefined)?.nodeName;
+      if (node && isPodActive(p) && controllerRef(p)?.uid === uid)
+        perNode.set(node, (perNode.get(node) ?? 0) + 1);
+    }
+    return perNode;
   }
 
   private updateStatus(
