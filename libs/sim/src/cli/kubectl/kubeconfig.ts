@@ -32,8 +32,24 @@ export function defaultKubeconfig(extraUsers: { name: string; token: string }[] 
 
 const REDACTED = 'DATA+OMITTED';
 
+// Every terminal writes the same ~/.kube/config when it starts, once per command: printing the
+// YAML cost more than many commands. The text is a pure function of the config, so it is kept.
+const YAML_TEXTS_MAX = 64;
+const yamlTexts = new Map<string, string>();
+
 /** The YAML file, with fake certificate data like kubeadm's admin.conf. */
 export function kubeconfigYaml(cfg: Kubeconfig, redact = false): string {
+  const key = `${redact ? 1 : 0}${JSON.stringify(cfg)}`;
+  let text = yamlTexts.get(key);
+  if (text === undefined) {
+    text = printKubeconfig(cfg, redact);
+    if (yamlTexts.size >= YAML_TEXTS_MAX) yamlTexts.clear();
+    yamlTexts.set(key, text);
+  }
+  return text;
+}
+
+function printKubeconfig(cfg: Kubeconfig, redact: boolean): string {
   const data = (what: string) =>
     redact ? REDACTED : `LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t${what}`;
   const doc = {
