@@ -90,7 +90,12 @@ export function createKubelet(host: NodeHost): Kubelet {
   let lastFullSync = -Infinity;
   // the node's pods sorted by namespace+name, with each one's place in that order (rebuilt only
   // when the informer reports a change: most wake-ups are one pod's timer on an unchanged set)
-  let sortedPods: { from: Informer<Pod>; list: Pod[]; index: Map<string, number> } | null = null;
+  let sortedPods: {
+    from: Informer<Pod>;
+    list: Pod[];
+    index: Map<string, number>;
+    node: string;
+  } | null = null;
   let fullSyncPending = true;
   // The state as saveState last handed it out, frozen: only a reconcile or a load changes the
   // state, and a lab is saved after every write, mostly with this node's kubelet idle.
@@ -527,16 +532,18 @@ export function createKubelet(host: NodeHost): Kubelet {
       fullSyncPending = false;
       lastFullSync = ctx.now;
     }
-    const podSetChanged = events.length > 0 || sortedPods?.from !== pods;
+    // A change to a pod already on the list only replaces it in place; the list is rebuilt (and
+    // sorted) when pods come or go, or for a new informer.
+    const podSetChanged = sortedPods?.from !== pods || !replaceInPlace(sortedPods, events);
     if (podSetChanged) {
       const list = pods
-        .list((p) => p.spec.nodeName === name && !isMirrorPod(p))
+        .list((p) => isOwnPod(p, name))
         .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
         .sort((a, b) => (a.k < b.k ? -1 : 1))
         .map((e) => e.p);
       const index = new Map<string, number>();
       list.forEach((p, i) => index.set(p.metadata.uid as string, i));
-      sortedPods = { from: pods, list, index };
+      sortedPods = { from: pods, list, index, node: name };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
     }
@@ -684,6 +691,32 @@ export function createKubelet(host: NodeHost): Kubelet {
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };
+}
+
+/** The kubelet's own pods: bound to it, and not a mirror of one of its static pods. */
+function isOwnPod(p: Pod, node: string): boolean {
+  return p.spec.nodeName === node && !isMirrorPod(p);
+}
+
+/**
+ * Applies watch events that only modify listed pods (still the kubelet's own) to the sorted list
+ * and skips those about other pods (mirror pods); false when one adds, removes or re-homes one of
+ * the kubelet's pods (the list must be rebuilt then).
+ */
+function replaceInPlace(
+  sorted: { list: Pod[]; index: Map<string, number>; node: string } | null,
+  events: readonly { type: string; object: KubeObject }[],
+): boolean {
+  if (!sorted) return false;
+  for (const ev of events) {
+    const pod = ev.object as Pod;
+    const at = sorted.index.get(pod.metadata.uid as string);
+    const own = ev.type !== 'DELETED' && isOwnPod(pod, sorted.node);
+    if (at === undefined && !own) continue; // not on the list before or after (a mirror pod)
+    if (at === undefined || !own || ev.type !== 'MODIFIED') return false;
+    sorted.list[at] = pod;
+  }
+  return true;
 }
 
 function pushIndex(into: number[], index: Map<string, number>, uid: string): void {
