@@ -663,6 +663,7 @@ export function createKubelet(host: NodeHost): Kubelet {
     identity: `system:node:${name}`,
     periodMs: NODE_STATUS_UPDATE_MS,
     watches: ['pods', 'configmaps', 'secrets'],
+    watchesOwnNodePods: true,
     // its pod watch is filtered by spec.nodeName: other nodes' pods never wake it
     wakeOn: (resource, object, prev) => {
       // a ConfigMap or Secret may unblock any pod (env, volumes): sync them all

@@ -556,8 +556,48 @@ class LabImpl implements SimLab {
     return this.watchIndex.get(resource) ?? [];
   }
 
+  /**
+   * The pod watchers split in two, for one watch index: components that watch every pod, and
+   * those that only watch their node's pods, by node; each with its registration place.
+   */
+  private podWatchers: {
+    from: Map<string, RuntimeComponent[]>;
+    all: RuntimeComponent[];
+    allAt: { rc: RuntimeComponent; at: number }[];
+    byNode: Map<string, { rc: RuntimeComponent; at: number }[]>;
+  } | null = null;
+
+  /** Who may care about a change of `resource`, in registration order (the order of their wakes). */
+  private watchersOfChange(
+    resource: string,
+    object: KubeObject,
+    prev?: KubeObject,
+  ): RuntimeComponent[] {
+    const watchers = this.watchersOf(resource);
+    if (resource !== 'pods' || !this.watchIndex) return watchers;
+    if (this.podWatchers?.from !== this.watchIndex) {
+      const allAt: { rc: RuntimeComponent; at: number }[] = [];
+      const byNode = new Map<string, { rc: RuntimeComponent; at: number }[]>();
+      watchers.forEach((rc, at) => {
+        const node = rc.component.watchesOwnNodePods ? rc.component.node : undefined;
+        if (node === undefined) allAt.push({ rc, at });
+        else byNode.set(node, [...(byNode.get(node) ?? []), { rc, at }]);
+      });
+      this.podWatchers = { from: this.watchIndex, all: allAt.map((w) => w.rc), allAt, byNode };
+    }
+    const { all, allAt, byNode } = this.podWatchers;
+    const node = (object as Pod).spec?.nodeName;
+    const prevNode = (prev as Pod | undefined)?.spec?.nodeName;
+    const mine = node === undefined ? undefined : byNode.get(node);
+    const before = prevNode === undefined || prevNode === node ? undefined : byNode.get(prevNode);
+    if (!mine && !before) return all;
+    return [...allAt, ...(mine ?? []), ...(before ?? [])]
+      .sort((a, b) => a.at - b.at)
+      .map((w) => w.rc);
+  }
+
   private onResourceChange(resource: string, object: KubeObject, prev?: KubeObject): void {
-    for (const rc of this.watchersOf(resource)) {
+    for (const rc of this.watchersOfChange(resource, object, prev)) {
       const { wakeOn } = rc.component;
       if (wakeOn && !wakeOn(resource, object, prev)) continue;
       const at = this.nowMs + rc.latency;

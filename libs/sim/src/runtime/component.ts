@@ -43,6 +43,12 @@ export interface Component {
    */
   wakeOn?(resource: string, object: KubeObject, prev?: KubeObject): boolean;
   /**
+   * Optional: its pod watch only concerns pods bound to its own `node`, before or after the
+   * change (a kubelet's spec.nodeName field selector), so the lab asks no other component's
+   * question for a pod on another node.
+   */
+  readonly watchesOwnNodePods?: boolean;
+  /**
    * Optional: true when a timer this component asked for at `t` no longer has anything to do
    * (timers cannot be withdrawn; the lab ignores stale ones when it decides it is quiescent).
    */
