@@ -238,20 +238,24 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     const ignored = new Set<string>();
     const pairCounts: PairCounts = new Map();
     const topoSize = constraints.map(() => 0);
+    // hostname domains are single nodes: they are counted per node in Score
+    const domainsByConstraint = constraints.map((c) =>
+      c.topologyKey === LABEL_HOSTNAME ? undefined : domainsOf(pairCounts, c.topologyKey),
+    );
     for (const info of feasible) {
       if (requireAll && !hasAllKeys(info.node, constraints)) {
         ignored.add(info.name);
         continue;
       }
-      constraints.forEach((c, i) => {
-        if (c.topologyKey === LABEL_HOSTNAME) return;
-        const domains = domainsOf(pairCounts, c.topologyKey);
-        const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
-        if (!domains.has(value)) {
-          domains.set(value, 0);
+      for (let i = 0; i < constraints.length; i++) {
+        const domains = domainsByConstraint[i];
+        if (!domains) continue;
+        const value = info.node.metadata.labels?.[(constraints[i] as SpreadConstraint).topologyKey];
+        if (!domains.has(value ?? '')) {
+          domains.set(value ?? '', 0);
           topoSize[i] = (topoSize[i] ?? 0) + 1;
         }
-      });
+      }
     }
     const weights = constraints.map((c, i) => {
       const size =
@@ -291,8 +295,9 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     if (!state || state.ignored.has(node.name)) return 0;
     const labels = node.node.metadata.labels ?? {};
     let score = 0;
-    state.constraints.forEach((c, i) => {
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return;
+    for (let i = 0; i < state.constraints.length; i++) {
+      const c = state.constraints[i] as SpreadConstraint;
+      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) continue;
       const cnt =
         c.topologyKey === LABEL_HOSTNAME
           ? countOnNode(
@@ -304,7 +309,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
           : (state.pairCounts.get(c.topologyKey)?.get(labels[c.topologyKey] ?? '') ?? 0);
       // scoreForCount: cnt * log(domains + 2) + (maxSkew - 1)
       score += cnt * (state.weights[i] ?? 0) + (c.maxSkew - 1);
-    });
+    }
     return Math.round(score);
   },
   normalize(scores, state) {
