@@ -64,7 +64,7 @@ import { forbiddenReason, nodeAuthorize, rbacAuthorize, rulesFor } from './rbac'
 import { allocateClusterIP, allocateNodePorts } from './service-ips';
 import type { FieldError } from './status';
 import * as S from './status';
-import type { CacheEntry, CachedEvent } from './watch-cache';
+import type { CacheEntry, CachedEvent, WatchHistoryState } from './watch-cache';
 import { isCorrupt, resourceForKey, WatchCache } from './watch-cache';
 import { validateObject, validateUpdate } from './validation';
 import { prepareDaemonSet } from './workload-strategy';
@@ -128,6 +128,13 @@ interface Ctx {
   object?: { kind: string; namespace?: string; name: string };
 }
 
+/**
+ * How far back (in revisions) a saved lab keeps the watch history. Components read the watch a
+ * watch latency after each write, so at a save they are a few revisions behind at most; a
+ * component further behind (its process was stopped) relists after a restore.
+ */
+const SAVED_HISTORY_REVISIONS = 256;
+
 export class ApiServer {
   running = true;
   readonly authn = new Authenticator();
@@ -186,6 +193,19 @@ export class ApiServer {
 
   get revision(): number {
     return this.etcd.revision;
+  }
+
+  /**
+   * The watch cache's recent history, saved with the lab: components lag the latest write by a
+   * watch latency, and a restored lab must answer their resumed watches as the original would.
+   */
+  historyState(): WatchHistoryState {
+    return this.cache.historyState(this.etcd.revision - SAVED_HISTORY_REVISIONS);
+  }
+
+  /** Puts a saved history back into the freshly loaded cache of a restored lab. */
+  loadHistory(state: WatchHistoryState): void {
+    this.cache.loadHistory(state);
   }
 
   onChange(listener: ChangeListener): void {

@@ -4,4 +4,4 @@ export * from './rbac';
 export * from './status';
 export * from './admission';
 export { WatchCache } from './watch-cache';
-export type { CachedEvent } from './watch-cache';
+export type { CachedEvent, SavedEvent, WatchHistoryState } from './watch-cache';

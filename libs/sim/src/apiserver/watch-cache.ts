@@ -6,7 +6,7 @@
 import type { WatchEvent } from '../client/api-client';
 import type { KubeObject } from '../model';
 import type { ResourceInfo } from '../model/resources';
-import { RESOURCES } from '../model/resources';
+import { etcdKey, RESOURCES } from '../model/resources';
 import type { PreparedRow } from './printers';
 import { deepFreeze } from '../shared/deep-freeze';
 
@@ -184,6 +184,53 @@ export class WatchCache {
     return ev;
   }
 
+  /**
+   * The recent history, as a restored lab needs it to answer the watches its components resume
+   * from their saved revisions (the original lab would answer them from its history, so a
+   * restored lab must too, or its components relist and act in another order). Per resource:
+   * the events after `cutoff`, and the revision after which that list is complete. An event whose
+   * object is still the current one is saved by reference; older versions and deletions carry
+   * their object, except a Secret's: a Secret is kept decrypted only in memory, as by the real
+   * apiserver, so such a history is left out and its watchers relist after a restore.
+   */
+  historyState(cutoff: number): WatchHistoryState {
+    const out: WatchHistoryState = {};
+    for (const [resource, c] of this.caches) {
+      const i = firstAfter(c.history, cutoff);
+      const bound = i > 0 ? (c.history[i - 1] as CachedEvent).revision : c.bound;
+      const events: SavedEvent[] = [];
+      for (let j = i; j < c.history.length; j++) {
+        const ev = c.history[j] as CachedEvent;
+        const key = etcdKey(c.info, ev.object.metadata.namespace, ev.object.metadata.name ?? '');
+        const saved: SavedEvent = { type: ev.type, key, revision: ev.revision };
+        if (ev.traceSeq !== undefined) saved.traceSeq = ev.traceSeq;
+        if (ev.type === 'DELETED' || c.objects.get(key) !== ev.object) saved.object = ev.object;
+        events.push(saved);
+      }
+      if (resource === 'secrets' && events.some((e) => e.object !== undefined)) continue;
+      if (events.length > 0 || bound > 0) out[resource] = { bound, events };
+    }
+    return out;
+  }
+
+  /**
+   * Puts a saved history back (a freshly seeded cache of a restored lab): each resource answers
+   * watches from its saved bound on. The first event of a key has no previous object (only
+   * filtered watches read it, and those relist after a restore).
+   */
+  loadHistory(state: WatchHistoryState): void {
+    for (const [resource, saved] of Object.entries(state)) {
+      const c = this.caches.get(resource);
+      if (!c || saved.bound > c.bound) continue;
+      const history = rebuildHistory(c, saved.events);
+      // an event whose object cannot be found: this resource's watchers relist, as before
+      if (!history) continue;
+      c.history = history;
+      c.bound = saved.bound;
+      if (c.byNode) for (const ev of history) indexByNode(c.byNode, ev);
+    }
+  }
+
   /** Forgets all history (after a snapshot restore): every watcher must relist. */
   markCompacted(revision: number): void {
     for (const c of this.caches.values()) {
@@ -230,6 +277,53 @@ export class WatchCache {
 }
 
 /** The newest revision in a resource's history (or null when it has none). */
+/** One event of a saved history (see WatchCache.historyState). */
+export interface SavedEvent {
+  type: CachedEvent['type'];
+  /** the object's etcd key */
+  key: string;
+  revision: number;
+  traceSeq?: number;
+  /** the object at that revision, when it is no longer the current one */
+  object?: KubeObject;
+}
+
+export type WatchHistoryState = Record<string, { bound: number; events: SavedEvent[] }>;
+
+function rebuildHistory(c: ResourceCache, saved: SavedEvent[]): CachedEvent[] | null {
+  const history: CachedEvent[] = [];
+  const last = new Map<string, KubeObject>();
+  for (const e of saved) {
+    const current = c.objects.get(e.key);
+    const object =
+      e.object !== undefined
+        ? deepFreeze(e.object)
+        : current && !isCorrupt(current)
+          ? current
+          : undefined;
+    if (!object) return null;
+    const ev: CachedEvent = { type: e.type, object, revision: e.revision };
+    const prev = last.get(e.key);
+    if (prev && e.type !== 'ADDED') ev.prev = prev;
+    if (e.traceSeq !== undefined) ev.traceSeq = e.traceSeq;
+    last.set(e.key, object);
+    history.push(ev);
+  }
+  return history;
+}
+
+/** Index of the first event with revision > since. */
+function firstAfter(list: CachedEvent[], since: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as CachedEvent).revision <= since) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function lastRevision(c: ResourceCache): number | null {
   const last = c.history[c.history.length - 1];
   return last ? last.revision : null;
@@ -273,14 +367,7 @@ function indexByNode(byNode: Map<string, CachedEvent[]>, ev: CachedEvent): void 
 }
 
 function after(list: CachedEvent[], since: number): CachedEvent[] {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((list[mid] as CachedEvent).revision <= since) lo = mid + 1;
-    else hi = mid;
-  }
-  return list.slice(lo);
+  return list.slice(firstAfter(list, since));
 }
 
 function withRv(obj: KubeObject, revision: number): KubeObject {

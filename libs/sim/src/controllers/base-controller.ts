@@ -146,10 +146,13 @@ export abstract class BaseController implements Component {
   events = new EventRecorder();
   private delayed = new Map<string, number>();
   private lastResync = -Infinity;
-  private restored = false;
   private revisions: Record<string, number> = {};
-  /** revisions at the time of the save (restored state) */
-  savedRevisions: Record<string, number> = {};
+  /**
+   * Revisions at the time of the save (restored state), for the informers that have not listed
+   * since: each one's first sync after the restore resumes the watch from there, whenever it
+   * comes (a passive informer's comes at the next full resync).
+   */
+  private resumeFrom: Record<string, number> = {};
 
   /** Informers read only at each full resync: they do not wake the controller (e.g. Leases). */
   private readonly passive: readonly string[];
@@ -189,8 +192,6 @@ export abstract class BaseController implements Component {
   }
 
   private runPass(pass: Pass): void {
-    const restored = this.restored;
-    this.restored = false;
     const resyncDue = pass.now >= this.lastResync + this.periodMs;
     const toSync = resyncDue ? [...this.watches, ...this.passive] : this.watches;
     for (const resource of toSync) {
@@ -198,16 +199,21 @@ export abstract class BaseController implements Component {
       const wasSynced = informer.synced;
       let events = informer.sync(pass.ctx.client);
       this.observe(resource, events);
-      let replayed = !wasSynced && restored && this.savedRevisions[resource] !== undefined;
+      const from = this.resumeFrom[resource];
+      let replayed = !wasSynced && informer.synced && from !== undefined;
       if (replayed) {
         // After a restore the queue was saved and the cache relisted: only what changed since
         // the save is new work, exactly what the original lab's watch would have delivered.
-        const since = pass.ctx.client.watch(resource, savedRevision(this, resource));
+        delete this.resumeFrom[resource];
+        const since = pass.ctx.client.watch(resource, from as number);
         if (!isStatus(since)) events = since;
         else replayed = false; // history gone (410): every relisted object is reconciled
       }
-      // Only real watch events move the bookmark used for that replay.
-      if ((wasSynced || replayed) && events.length > 0) {
+      // The bookmark used for that replay: a list sets it (the cache holds everything up to the
+      // list's revision), then only real watch events move it.
+      if (!wasSynced && !replayed && informer.synced) {
+        this.revisions[resource] = informer.lastRevision;
+      } else if ((wasSynced || replayed) && events.length > 0) {
         let revision = this.revisions[resource] ?? 0;
         for (const ev of events) revision = Math.max(revision, ev.revision);
         this.revisions[resource] = revision;
@@ -288,8 +294,7 @@ export abstract class BaseController implements Component {
       this.queue = new Map();
       this.delayed = new Map();
       this.lastResync = -Infinity;
-      this.restored = false;
-      this.savedRevisions = {};
+      this.resumeFrom = {};
       this.revisions = {};
       this.events = new EventRecorder();
       this.loadExtra(undefined);
@@ -298,8 +303,7 @@ export abstract class BaseController implements Component {
     this.queue = new Map(s.queue);
     this.delayed = new Map(s.delayed);
     this.lastResync = s.lastResync;
-    this.restored = true;
-    this.savedRevisions = { ...(s.revisions ?? {}) };
+    this.resumeFrom = { ...(s.revisions ?? {}) };
     this.revisions = { ...(s.revisions ?? {}) };
     this.events = EventRecorder.fromJSON(s.events);
     this.loadExtra(s.extra);
@@ -307,10 +311,6 @@ export abstract class BaseController implements Component {
 }
 
 export { keyOf };
-
-function savedRevision(c: BaseController, resource: string): number {
-  return c.savedRevisions[resource] as number;
-}
 
 export function splitKey(key: string): { namespace?: string; name: string } {
   const i = key.indexOf('/');

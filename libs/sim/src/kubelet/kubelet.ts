@@ -56,6 +56,23 @@ export interface KubeletState {
   lastLease?: Lease;
   /** the event correlator's counts, written at save time */
   events?: [string, number][];
+  /** where the pod workers stood, written at save time (see KubeletSyncState) */
+  sync?: KubeletSyncState;
+}
+
+/**
+ * The pod workers' bookkeeping, saved so that a restored lab's kubelet carries on exactly as the
+ * saved one would have (a restarted kubelet starts without it and syncs every pod).
+ */
+interface KubeletSyncState {
+  /** each pod's next timer: uid, sim ms, periodic */
+  next: [string, number, boolean][];
+  /** pods whose last status write failed */
+  retry: string[];
+  lastFull: number;
+  fullPending: boolean;
+  /** how far the pod watch was read */
+  seen: number;
 }
 
 export interface Kubelet extends Component {
@@ -100,6 +117,9 @@ export function createKubelet(host: NodeHost): Kubelet {
   // The state as saveState last handed it out, frozen: only a reconcile or a load changes the
   // state, and a lab is saved after every write, mostly with this node's kubelet idle.
   let saved: unknown = null;
+  // how far the pod watch was read; after a restore, where to resume it from
+  let watchSeen = -1;
+  let resumeFrom: number | undefined;
   // what the last reconcile saw, to skip the orphan scan when nothing could have left one
   let staticsSeen = 0;
   let syncedSeen = false;
@@ -518,10 +538,29 @@ export function createKubelet(host: NodeHost): Kubelet {
       wake(ctx.now + 1_000);
     }
 
+    const wasSynced = pods.synced;
     const events = pods.sync(ctx.client);
+    // A restored kubelet relists (its cache must be whole), but what changed is what the saved
+    // kubelet's watch would have said since the save: resume it from there.
+    let changes = events;
+    if (pods.synced && !wasSynced) {
+      watchSeen = pods.lastRevision;
+      if (resumeFrom !== undefined) {
+        const since = ctx.client.watch('pods', resumeFrom, {
+          fieldSelector: `spec.nodeName=${name}`,
+        });
+        if (!isStatus(since)) {
+          changes = since as typeof events;
+          watchSeen = resumeFrom;
+        }
+        resumeFrom = undefined;
+      }
+    }
+    if (pods.synced && (wasSynced || changes !== events))
+      for (const ev of changes) if (ev.revision > watchSeen) watchSeen = ev.revision;
     const causeByUid = new Map<string, number>();
     const changed = new Set<string>();
-    for (const ev of events) {
+    for (const ev of changes) {
       if (ev.object.metadata.uid) changed.add(ev.object.metadata.uid);
       if (ev.traceSeq !== undefined && ev.object.metadata.uid)
         causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
@@ -657,6 +696,20 @@ export function createKubelet(host: NodeHost): Kubelet {
     if (Number.isFinite(earliestWork) && earliestWork !== earliest) ctx.wakeAt(earliestWork);
   };
 
+  const syncState = (): KubeletSyncState | undefined => {
+    // a kubelet that never listed its pods has nothing to resume
+    if (watchSeen < 0 && resumeFrom === undefined) return undefined;
+    return {
+      next: [...podNextAt]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([uid, n]): [string, number, boolean] => [uid, n.at, n.periodic]),
+      retry: [...podRetry].sort(),
+      lastFull: lastFullSync,
+      fullPending: fullSyncPending,
+      seen: resumeFrom ?? watchSeen,
+    };
+  };
+
   return {
     name: 'kubelet',
     node: name,
@@ -667,7 +720,10 @@ export function createKubelet(host: NodeHost): Kubelet {
     // its pod watch is filtered by spec.nodeName: other nodes' pods never wake it
     wakeOn: (resource, object, prev) => {
       // a ConfigMap or Secret may unblock any pod (env, volumes): sync them all
-      if (resource !== 'pods') return (fullSyncPending = true);
+      if (resource !== 'pods') {
+        saved = null;
+        return (fullSyncPending = true);
+      }
       return (
         (object as Pod).spec?.nodeName === name ||
         (prev as Pod | undefined)?.spec?.nodeName === name
@@ -676,19 +732,22 @@ export function createKubelet(host: NodeHost): Kubelet {
     reconcile,
     podRuntime: (uid) => state.pods[uid],
     saveState: () =>
-      (saved ??= frozenJsonCopy({ ...state, events: recorder.toJSON() } as unknown, {
-        nonFinite: 'string',
-      })),
+      (saved ??= frozenJsonCopy(
+        { ...state, events: recorder.toJSON(), sync: syncState() } as unknown,
+        { nonFinite: 'string' },
+      )),
     loadState: (s: unknown) => {
       saved = null;
       const revive = jsonCopy((s ?? initialState()) as KubeletState, { reviveInfinity: true });
-      const { events: counts, ...rest } = revive;
+      const { events: counts, sync, ...rest } = revive;
       state = { ...initialState(), ...rest };
       recorder = EventRecorder.fromJSON(counts);
-      podNextAt = new Map();
-      podRetry = new Set();
-      lastFullSync = -Infinity;
-      fullSyncPending = true;
+      podNextAt = new Map(sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic }]));
+      podRetry = new Set(sync?.retry);
+      lastFullSync = sync?.lastFull ?? -Infinity;
+      fullSyncPending = sync?.fullPending ?? true;
+      resumeFrom = sync?.seen;
+      watchSeen = -1;
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };

@@ -9,6 +9,7 @@ import type { EtcdSnapshot } from '../etcd/etcd-store';
 import { defaultMembers, EtcdStore } from '../etcd/etcd-store';
 import type { EtcdState } from '../etcd/etcd-store';
 import type { AuthnState } from '../apiserver/authn';
+import type { WatchHistoryState } from '../apiserver/watch-cache';
 import type { KubeObject, Pod, Status } from '../model';
 import { isStatus } from '../model';
 import { createNodeHost, restoreNodeHost } from '../node';
@@ -127,6 +128,8 @@ export interface SerializedLab {
   components: { key: string; gen: number; watchAt: number; timers: number[]; state: unknown }[];
   queue: { nextSeq: number; wakes: Wake[] };
   hostWakes: Record<string, number>;
+  /** the apiserver's recent watch history (older saves have none: their watchers relist) */
+  watchHistory?: WatchHistoryState;
   trace: TraceStoreState;
 }
 
@@ -897,6 +900,7 @@ class LabImpl implements SimLab {
       hostWakes: Object.fromEntries(
         [...this.hostWakes.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
       ),
+      watchHistory: this.apiserver.historyState(),
       // nextSeq is kept without the events, so a restore numbers new events after the old ones
       trace: traceEvents
         ? this.traceStore.toJSON()
@@ -936,6 +940,13 @@ class LabImpl implements SimLab {
       rc.component.loadState(saved.state);
     }
     this.queue.load(state.queue);
+    // the periodic wakes already queued: a component asking for one again is not queued twice
+    // (the original lab remembered them; a second entry would shift every later wake's seq)
+    for (const w of state.queue.wakes) {
+      if (w.kind !== 'resync') continue;
+      const rc = this.comps.get(w.target);
+      if (rc && rc.gen === w.gen) (rc.resyncs ??= new Set()).add(w.t);
+    }
     this.hostWakes = new Map(Object.entries(state.hostWakes));
   }
 }
@@ -995,6 +1006,7 @@ export function restoreLab(json: string | SerializedLab): SimLab {
     throw new Error(`unsupported lab serialization version ${state.version}`);
   const etcd = EtcdStore.fromJSON(state.etcd);
   const lab = new LabImpl(state.options, etcd, state.rng);
+  if (state.watchHistory) lab.apiserver.loadHistory(state.watchHistory);
   lab.restoreHosts(state.hosts);
   lab.loadRuntime(state);
   lab.initStaticPods();

@@ -4,7 +4,7 @@
 // FailedScheduling event and the PodScheduled=False condition. It never touches a node or a
 // container: it only writes spec.nodeName (through the binding) and the pod's status condition.
 
-import type { ApiResponse } from '../client/api-client';
+import type { ApiResponse, WatchEvent } from '../client/api-client';
 import type {
   Binding,
   Condition,
@@ -88,6 +88,8 @@ interface SavedState {
   volumeUsers?: boolean;
   followClasses?: boolean;
   volumes?: [string, string][];
+  /** how far the pod and node informers had read the watch (a restore resumes from there) */
+  revisions?: { pods?: number; nodes?: number };
 }
 
 export class KubeScheduler implements Scheduler {
@@ -168,9 +170,53 @@ export class KubeScheduler implements Scheduler {
 
   // ------------------------------------------------------------------ informers -> queue/cache
 
+  /** Saved revisions whose watch a restored scheduler has not resumed yet (see changesSince). */
+  private resumeFrom: { pods?: number; nodes?: number } = {};
+  /** How far the pod and node watches were read (saved, so a restore resumes from there). */
+  private bookmarks: { pods?: number; nodes?: number } = {};
+
+  /**
+   * What changed for an informer since the last sync. After a restore the informer relists, which
+   * reports every object in key order; the original lab's watch reported only what changed since
+   * the save, in revision order, and the queue's order follows it. So the first sync after a
+   * restore hands over the relisted objects that did not change (they fill the caches and are no
+   * cluster event), then the watch from the saved revision, in its order; when the apiserver no
+   * longer has that history (410) the relist's events stand.
+   */
+  private changesSince<T extends KubeObject>(
+    informer: Informer<T>,
+    resource: 'pods' | 'nodes',
+    ctx: ComponentContext,
+  ): WatchEvent<T>[] {
+    const wasSynced = informer.synced;
+    let events = informer.sync(ctx.client);
+    if (!informer.synced) return events;
+    // how far the watch was read: a list sets it, then only watch events move it
+    let seen = this.bookmarks[resource] ?? -1;
+    let read: readonly WatchEvent[] = wasSynced ? events : [];
+    if (!wasSynced) seen = informer.lastRevision;
+    const from = this.resumeFrom[resource];
+    if (!wasSynced && from !== undefined) {
+      delete this.resumeFrom[resource];
+      const since = ctx.client.watch(resource, from);
+      if (!isStatus(since)) {
+        const changed = new Set(since.map((ev) => keyOf(ev.object)));
+        events = [
+          ...events.filter((ev) => !changed.has(keyOf(ev.object))),
+          ...(since as WatchEvent<T>[]),
+        ];
+        seen = from;
+        read = since;
+      }
+    }
+    for (const ev of read) if (ev.revision > seen) seen = ev.revision;
+    this.bookmarks[resource] = seen;
+    return events;
+  }
+
   private sync(ctx: ComponentContext): boolean {
     const { now } = ctx;
-    for (const ev of this.nodeInformer.sync(ctx.client)) {
+    for (const ev of this.changesSince(this.nodeInformer, 'nodes', ctx)) {
       const name = ev.object.metadata.name ?? '';
       const old = this.knownNodes.get(name);
       if (ev.type === 'DELETED') {
@@ -188,7 +234,7 @@ export class KubeScheduler implements Scheduler {
       else if (old.rv !== cur.rv)
         for (const e of nodeUpdateEvents(old, cur)) this.emitClusterEvent(e, now);
     }
-    for (const ev of this.podInformer.sync(ctx.client)) {
+    for (const ev of this.changesSince(this.podInformer, 'pods', ctx)) {
       const key = podKey(ev.object);
       const old = this.knownPods.get(key);
       const pod =
@@ -804,6 +850,22 @@ export class KubeScheduler implements Scheduler {
       ...(this.volumeUsers ? { volumeUsers: true } : {}),
       ...(this.followClasses ? { followClasses: true } : {}),
       ...(this.knownVolumes.size > 0 ? { volumes: [...this.knownVolumes.entries()].sort() } : {}),
+      ...this.savedRevisions(),
+    };
+  }
+
+  /** How far each informer had read (or, not synced since a restore, where it must resume). */
+  private savedRevisions(): { revisions?: { pods?: number; nodes?: number } } {
+    const at = (resource: 'pods' | 'nodes') =>
+      this.resumeFrom[resource] ?? this.bookmarks[resource];
+    const pods = at('pods');
+    const nodes = at('nodes');
+    if (pods === undefined && nodes === undefined) return {};
+    return {
+      revisions: {
+        ...(pods === undefined ? {} : { pods }),
+        ...(nodes === undefined ? {} : { nodes }),
+      },
     };
   }
 
@@ -829,6 +891,8 @@ export class KubeScheduler implements Scheduler {
     this.volumeUsers = s.volumeUsers ?? false;
     this.followClasses = s.followClasses ?? false;
     this.knownVolumes = new Map(s.volumes ?? []);
+    this.resumeFrom = { ...(s.revisions ?? {}) };
+    this.bookmarks = {};
     this.cache = new SnapshotCache();
     this.nominated = new Map();
   }

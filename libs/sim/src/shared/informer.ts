@@ -43,6 +43,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.revision >= 0;
   }
 
+  /** The revision the cache has caught up to (-1 before the first list). */
+  get lastRevision(): number {
+    return this.revision;
+  }
+
   get(namespace: string | undefined, name: string): T | undefined {
     return this.cache.get(namespace ? `${namespace}/${name}` : name);
   }
