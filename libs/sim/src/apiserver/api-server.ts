@@ -129,11 +129,12 @@ interface Ctx {
 }
 
 /**
- * How far back (in revisions) a saved lab keeps the watch history. Components read the watch a
- * watch latency after each write, so at a save they are a few revisions behind at most; a
- * component further behind (its process was stopped) relists after a restore.
+ * The furthest back (in revisions) a saved lab keeps a resource's watch history for a component
+ * to resume from. Components read the watch a watch latency after each write, and passive
+ * informers at their resync, so they are a few revisions behind at a save; a component further
+ * behind (its process was stopped for long) relists after a restore.
  */
-const SAVED_HISTORY_REVISIONS = 256;
+const MAX_RESUME_GAP_REVISIONS = 1024;
 
 export class ApiServer {
   running = true;
@@ -199,8 +200,12 @@ export class ApiServer {
    * The watch cache's recent history, saved with the lab: components lag the latest write by a
    * watch latency, and a restored lab must answer their resumed watches as the original would.
    */
-  historyState(): WatchHistoryState {
-    return this.cache.historyState(this.etcd.revision - SAVED_HISTORY_REVISIONS);
+  historyState(resumePoints: Readonly<Record<string, number>>): WatchHistoryState {
+    const oldest = this.etcd.revision - MAX_RESUME_GAP_REVISIONS;
+    const cutoffs: Record<string, number> = {};
+    for (const [resource, at] of Object.entries(resumePoints))
+      if (at >= oldest) cutoffs[resource] = at;
+    return this.cache.historyState(cutoffs);
   }
 
   /** Puts a saved history back into the freshly loaded cache of a restored lab. */
@@ -469,7 +474,12 @@ export class ApiServer {
     credentials: Credentials,
     resource: string,
     sinceRevision: number,
-    opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {},
+    opts: {
+      namespace?: string;
+      labelSelector?: string;
+      fieldSelector?: string;
+      allowWatchBookmarks?: boolean;
+    } = {},
   ): WatchEvent[] | Status {
     if (!this.running) {
       return {
@@ -556,6 +566,8 @@ export class ApiServer {
       if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
       out.push(w);
     }
+    const last = out.length > 0 ? (out[out.length - 1] as WatchEvent).revision : sinceRevision;
+    if (opts.allowWatchBookmarks && memo.upTo > last) out.push(bookmark(info, memo.upTo));
     return out;
   }
 
@@ -1744,6 +1756,19 @@ export class ApiServer {
  * reads the body: most writers (kubelet status, Events, bindings) only look at the code, and the
  * copy was a large share of every write.
  */
+/** A BOOKMARK event: the watch has read everything up to `revision` (no object changed). */
+function bookmark(info: ResourceInfo, revision: number): WatchEvent {
+  return {
+    type: 'BOOKMARK',
+    object: {
+      apiVersion: groupVersion(info),
+      kind: info.kind,
+      metadata: { resourceVersion: String(revision) },
+    },
+    revision,
+  };
+}
+
 /** The watch event of a cached change, made once and shared (frozen) by every watcher. */
 const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
 

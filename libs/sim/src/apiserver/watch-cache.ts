@@ -187,15 +187,18 @@ export class WatchCache {
   /**
    * The recent history, as a restored lab needs it to answer the watches its components resume
    * from their saved revisions (the original lab would answer them from its history, so a
-   * restored lab must too, or its components relist and act in another order). Per resource:
-   * the events after `cutoff`, and the revision after which that list is complete. An event whose
+   * restored lab must too, or its components relist and act in another order). Per resource
+   * someone resumes (from `cutoffs[resource]` on): the events after it, and the revision after
+   * which that list is complete. An event whose
    * object is still the current one is saved by reference; older versions and deletions carry
    * their object, except a Secret's: a Secret is kept decrypted only in memory, as by the real
    * apiserver, so such a history is left out and its watchers relist after a restore.
    */
-  historyState(cutoff: number): WatchHistoryState {
+  historyState(cutoffs: Readonly<Record<string, number>>): WatchHistoryState {
     const out: WatchHistoryState = {};
-    for (const [resource, c] of this.caches) {
+    for (const [resource, cutoff] of Object.entries(cutoffs).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const c = this.caches.get(resource);
+      if (!c || cutoff < c.bound) continue;
       const i = firstAfter(c.history, cutoff);
       const bound = i > 0 ? (c.history[i - 1] as CachedEvent).revision : c.bound;
       const events: SavedEvent[] = [];

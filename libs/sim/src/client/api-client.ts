@@ -88,11 +88,18 @@ export interface ApiClient {
   request(req: Omit<ApiRequest, 'credentials'>): ApiResponse;
   /**
    * Events on `resource` after `sinceRevision`, in revision order (the simulated watch stream).
-   * Fails with a 410 Expired Status when `sinceRevision` is older than the watch cache.
+   * Fails with a 410 Expired Status when `sinceRevision` is older than the watch cache. With
+   * `allowWatchBookmarks`, a filtered watch ends with a BOOKMARK event at the revision it has
+   * read up to (client-go's informers ask for them, so they resume from there).
    */
   watch(
     resource: string,
     sinceRevision: number,
-    opts?: { namespace?: string; labelSelector?: string; fieldSelector?: string },
+    opts?: {
+      namespace?: string;
+      labelSelector?: string;
+      fieldSelector?: string;
+      allowWatchBookmarks?: boolean;
+    },
   ): WatchEvent[] | Status;
 }

@@ -286,6 +286,10 @@ export abstract class BaseController implements Component {
     return state;
   }
 
+  resumePoints(): Readonly<Record<string, number>> {
+    return this.revisions;
+  }
+
   /** `undefined` models a process restart: in-memory state (queues, timers) is lost. */
   loadState(state: unknown): void {
     for (const inf of Object.values(this.informers)) inf.reset();

@@ -543,21 +543,20 @@ export function createKubelet(host: NodeHost): Kubelet {
     // A restored kubelet relists (its cache must be whole), but what changed is what the saved
     // kubelet's watch would have said since the save: resume it from there.
     let changes = events;
-    if (pods.synced && !wasSynced) {
-      watchSeen = pods.lastRevision;
-      if (resumeFrom !== undefined) {
-        const since = ctx.client.watch('pods', resumeFrom, {
-          fieldSelector: `spec.nodeName=${name}`,
-        });
-        if (!isStatus(since)) {
-          changes = since as typeof events;
-          watchSeen = resumeFrom;
-        }
-        resumeFrom = undefined;
+    if (pods.synced) watchSeen = pods.lastRevision;
+    if (pods.synced && !wasSynced && resumeFrom !== undefined) {
+      const since = ctx.client.watch('pods', resumeFrom, {
+        fieldSelector: `spec.nodeName=${name}`,
+        allowWatchBookmarks: true,
+      });
+      if (!isStatus(since)) {
+        watchSeen = resumeFrom;
+        for (const ev of since) if (ev.revision > watchSeen) watchSeen = ev.revision;
+        changes = since.filter((ev) => ev.type !== 'BOOKMARK') as typeof events;
+        pods.resumeAt(watchSeen);
       }
+      resumeFrom = undefined;
     }
-    if (pods.synced && (wasSynced || changes !== events))
-      for (const ev of changes) if (ev.revision > watchSeen) watchSeen = ev.revision;
     const causeByUid = new Map<string, number>();
     const changed = new Set<string>();
     for (const ev of changes) {
@@ -731,6 +730,10 @@ export function createKubelet(host: NodeHost): Kubelet {
     },
     reconcile,
     podRuntime: (uid) => state.pods[uid],
+    resumePoints: (): Record<string, number> => {
+      const at = resumeFrom ?? watchSeen;
+      return at >= 0 ? { pods: at } : {};
+    },
     saveState: () =>
       (saved ??= frozenJsonCopy(
         { ...state, events: recorder.toJSON(), sync: syncState() } as unknown,

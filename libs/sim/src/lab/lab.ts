@@ -900,7 +900,7 @@ class LabImpl implements SimLab {
       hostWakes: Object.fromEntries(
         [...this.hostWakes.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
       ),
-      watchHistory: this.apiserver.historyState(),
+      watchHistory: this.apiserver.historyState(this.resumePoints()),
       // nextSeq is kept without the events, so a restore numbers new events after the old ones
       trace: traceEvents
         ? this.traceStore.toJSON()
@@ -912,6 +912,18 @@ class LabImpl implements SimLab {
    * etcd's state without its keyspace, fields in `EtcdStore.toJSON()`'s order so the text is the
    * full serialization with `"kvs":[]` (a store splicing the keys back in relies on that).
    */
+  /** Per resource, the oldest revision a component's watch resumes from after a restore. */
+  private resumePoints(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const rc of this.comps.values()) {
+      for (const [resource, at] of Object.entries(rc.component.resumePoints?.() ?? {})) {
+        const cur = out[resource];
+        if (cur === undefined || at < cur) out[resource] = at;
+      }
+    }
+    return out;
+  }
+
   private etcdHeader(): EtcdState {
     return {
       revision: this.etcd.revision,

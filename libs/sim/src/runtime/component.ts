@@ -57,5 +57,10 @@ export interface Component {
   reconcile(ctx: ComponentContext): void;
   /** component-private state that must survive serialize/restore (caches are rebuilt) */
   saveState(): unknown;
+  /**
+   * Optional: per watched resource, the revision its watch resumes from after a restore (its
+   * saved bookmark). A saved lab keeps the apiserver's watch history from the oldest of them on.
+   */
+  resumePoints?(): Readonly<Record<string, number>>;
   loadState(state: unknown): void;
 }

@@ -854,6 +854,10 @@ export class KubeScheduler implements Scheduler {
     };
   }
 
+  resumePoints(): Readonly<Record<string, number>> {
+    return this.savedRevisions().revisions ?? {};
+  }
+
   /** How far each informer had read (or, not synced since a restore, where it must resume). */
   private savedRevisions(): { revisions?: { pods?: number; nodes?: number } } {
     const at = (resource: 'pods' | 'nodes') =>

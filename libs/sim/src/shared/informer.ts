@@ -25,10 +25,19 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** Brings the cache up to date. Returns the changes seen (a relist reports every object as ADDED). */
   sync(client: ApiClient): WatchEvent<T>[] {
     if (this.revision < 0) return this.relist(client);
-    const events = client.watch(this.resource, this.revision, this.opts);
+    const events = client.watch(this.resource, this.revision, {
+      ...this.opts,
+      allowWatchBookmarks: true,
+    });
     if (isStatus(events)) {
       // 410 Expired relists; any other failure (apiserver down, no quorum) keeps the stale cache.
       return events.code === 410 ? this.relist(client) : [];
+    }
+    const last = events[events.length - 1];
+    if (last?.type === 'BOOKMARK') {
+      // a filtered watch read further than its last event: resume from there next time
+      this.revision = Math.max(this.revision, last.revision);
+      events.pop();
     }
     for (const ev of events) {
       this.revision = Math.max(this.revision, ev.revision);
@@ -43,9 +52,17 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.revision >= 0;
   }
 
-  /** The revision the cache has caught up to (-1 before the first list). */
+  /** The revision the watch has read up to (-1 before the first list). */
   get lastRevision(): number {
     return this.revision;
+  }
+
+  /**
+   * Carries on watching from `revision`, at most the revision of the list just made: a restored
+   * component resumes where the saved one had read to, so it asks the same questions after.
+   */
+  resumeAt(revision: number): void {
+    if (revision >= 0 && revision <= this.revision) this.revision = revision;
   }
 
   get(namespace: string | undefined, name: string): T | undefined {
