@@ -704,7 +704,7 @@ class LabImpl implements SimLab {
   }
 
   private quiescent(): boolean {
-    for (const w of this.queue.entries()) {
+    for (const w of this.queue.unordered()) {
       if (w.kind === 'period' || w.kind === 'resync') continue;
       if (w.kind === 'host') return false;
       const rc = this.comps.get(w.target);

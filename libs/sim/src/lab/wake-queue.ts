@@ -44,6 +44,11 @@ export class WakeQueue {
     return top;
   }
 
+  /** All entries in no particular order (a question about all of them, asked on every advance). */
+  unordered(): readonly Wake[] {
+    return this.heap;
+  }
+
   /** All entries in (t, seq) order, for serialization and inspection. */
   entries(): Wake[] {
     return [...this.heap].sort(less2);
