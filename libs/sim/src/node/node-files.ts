@@ -30,9 +30,26 @@ function bytesFor(seed: string, length: number): Uint8Array {
   return out;
 }
 
+// Every lab's nodes carry the same certificates and keys (their bytes depend on the node and
+// file names only), and hashing them out in JavaScript was a twentieth of booting a lab: each
+// text is made once.
+const TEXTS_MAX = 4096;
+const base64Texts = new Map<string, string>();
+
+/** base64 of bytesFor(seed, length), remembered. */
+function deterministicBase64(seed: string, length: number): string {
+  const key = `${seed}\u0000${length}`;
+  let text = base64Texts.get(key);
+  if (text === undefined) {
+    text = base64(bytesFor(seed, length));
+    if (base64Texts.size >= TEXTS_MAX) base64Texts.clear();
+    base64Texts.set(key, text);
+  }
+  return text;
+}
+
 export function pem(label: string, seed: string, length: number): string {
-  const b = base64(bytesFor(seed, length));
-  const lines = b.match(/.{1,64}/g) ?? [];
+  const lines = deterministicBase64(seed, length).match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
@@ -355,7 +372,7 @@ function kubeconfig(server: string, user: string, seed: string): string {
     'apiVersion: v1',
     'clusters:',
     '- cluster:',
-    `    certificate-authority-data: ${base64(bytesFor('crt:ca', 780))}`,
+    `    certificate-authority-data: ${deterministicBase64('crt:ca', 780)}`,
     `    server: https://${server}:6443`,
     '  name: kubejourney',
     'contexts:',
@@ -369,8 +386,8 @@ function kubeconfig(server: string, user: string, seed: string): string {
     'users:',
     `- name: ${user}`,
     '  user:',
-    `    client-certificate-data: ${base64(bytesFor(`${seed}:crt`, 600))}`,
-    `    client-key-data: ${base64(bytesFor(`${seed}:key`, 900))}`,
+    `    client-certificate-data: ${deterministicBase64(`${seed}:crt`, 600)}`,
+    `    client-key-data: ${deterministicBase64(`${seed}:key`, 900)}`,
     '',
   ].join('\n');
 }
@@ -380,7 +397,7 @@ function kubeletConf(server: string, node: string): string {
     'apiVersion: v1',
     'clusters:',
     '- cluster:',
-    `    certificate-authority-data: ${base64(bytesFor('crt:ca', 780))}`,
+    `    certificate-authority-data: ${deterministicBase64('crt:ca', 780)}`,
     `    server: https://${server}:6443`,
     '  name: kubejourney',
     'contexts:',
