@@ -73,6 +73,9 @@ interface KubeletSyncState {
   fullPending: boolean;
   /** how far the pod watch was read */
   seen: number;
+  /** the static pods' timers and retries, by manifest hash */
+  staticNext?: [string, number, boolean][];
+  staticRetry?: string[];
 }
 
 export interface Kubelet extends Component {
@@ -104,6 +107,9 @@ export function createKubelet(host: NodeHost): Kubelet {
   // syncing all of them on every wake-up dominated the simulation.
   let podNextAt = new Map<string, { at: number; periodic: boolean }>();
   let podRetry = new Set<string>();
+  // The same for static pods, by manifest hash (a mirror pod to post again counts as a retry).
+  let staticNextAt = new Map<string, { at: number; periodic: boolean }>();
+  let staticRetry = new Set<string>();
   let lastFullSync = -Infinity;
   // the node's pods sorted by namespace+name, with each one's place in that order (rebuilt only
   // when the informer reports a change: most wake-ups are one pod's timer on an unchanged set)
@@ -383,7 +389,27 @@ export function createKubelet(host: NodeHost): Kubelet {
     return true;
   };
 
-  const syncStaticPods = (ctx: ComponentContext, env: WorkerEnv): Set<string> => {
+  /** A pod's own wake-up collector: the kubelet's, plus the earliest the pod asked for. */
+  const podWaker = (
+    ctx: ComponentContext,
+    env: WorkerEnv,
+  ): { podEnv: WorkerEnv; podNext: { at: number; periodic: boolean } } => {
+    const podNext = { at: Infinity, periodic: true };
+    const podEnv: WorkerEnv = {
+      ...env,
+      wake: (at: number, periodic = false): void => {
+        env.wake(at, periodic);
+        const t = at <= ctx.now ? ctx.now + 1 : at;
+        if (t < podNext.at) {
+          podNext.at = t;
+          podNext.periodic = periodic;
+        } else if (t === podNext.at && !periodic) podNext.periodic = false;
+      },
+    };
+    return { podEnv, podNext };
+  };
+
+  const syncStaticPods = (ctx: ComponentContext, env: WorkerEnv, full: boolean): Set<string> => {
     const { pods: statics, errors } = readStaticPods(host, staticCache);
     for (const e of errors) {
       if (state.staticErrors[e.file] === e.error) continue;
@@ -399,6 +425,23 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const sp of statics) {
       uids.add(sp.hash);
       let rt = state.pods[sp.hash];
+      // Like the pods from the API, a static pod is synced when its timer is due, at a full sync,
+      // to retry, or when its mirror pod must be posted; otherwise it only asks for its timer.
+      const next = staticNextAt.get(sp.hash);
+      if (rt && next && next.at > ctx.now && !full && !staticRetry.has(sp.hash)) {
+        const mirror = state.registered ? pods.get(rt.namespace, rt.name) : undefined;
+        const mirrorOk =
+          !state.registered ||
+          (mirror !== undefined &&
+            mirror.metadata.annotations?.[MIRROR_ANNOTATION] === sp.hash &&
+            !mirror.metadata.deletionTimestamp);
+        if (mirrorOk) {
+          if (Number.isFinite(next.at)) env.wake(next.at, next.periodic);
+          continue;
+        }
+      }
+      const { podEnv, podNext } = podWaker(ctx, env);
+      staticRetry.delete(sp.hash);
       if (!rt) {
         rt = newPodRuntime(
           sp.pod,
@@ -425,7 +468,8 @@ export function createKubelet(host: NodeHost): Kubelet {
           `"SyncLoop ADD" source="file" pods=["${rt.namespace}/${rt.name}"]`,
         );
       }
-      syncPod(env, sp.pod, rt);
+      syncPod(podEnv, sp.pod, rt);
+      staticNextAt.set(sp.hash, podNext);
       // The mirror pod: post it (again) when missing, stale or being deleted.
       if (!state.registered) continue;
       const mirror = pods.get(rt.namespace, rt.name);
@@ -449,6 +493,8 @@ export function createKubelet(host: NodeHost): Kubelet {
           namespace: rt.namespace,
           body: mirrorPodFor(sp, state.nodeUid, microIsoAt(host.epochMs, ctx.now)),
         });
+        // its status goes out on the next sync
+        staticRetry.add(sp.hash);
         if (res.code === 201) {
           rt.postedStatus = undefined;
           rt.cause = emit(
@@ -463,8 +509,9 @@ export function createKubelet(host: NodeHost): Kubelet {
         }
         continue;
       }
-      postPodStatus(ctx, env, sp.pod, rt);
+      if (!postPodStatus(ctx, podEnv, sp.pod, rt)) staticRetry.add(sp.hash);
     }
+    for (const hash of staticNextAt.keys()) if (!uids.has(hash)) staticNextAt.delete(hash);
     return uids;
   };
 
@@ -591,8 +638,9 @@ export function createKubelet(host: NodeHost): Kubelet {
     // containerd and the kubelet share the node, so this costs no apiserver request.
     const relistAt = Math.ceil(ctx.now / PLEG_RELIST_MS) * PLEG_RELIST_MS;
     for (const uid of host.containerd.takeExitedPods()) {
-      const next = podNextAt.get(uid);
-      if (next && next.at > relistAt) podNextAt.set(uid, { at: relistAt, periodic: false });
+      const timers = podNextAt.has(uid) ? podNextAt : staticNextAt;
+      const next = timers.get(uid);
+      if (next && next.at > relistAt) timers.set(uid, { at: relistAt, periodic: false });
     }
     // The pods to sync now, in name order: every pod at a full sync; otherwise the ones that
     // changed, whose status write failed, whose timer is due or that have none yet. The others
@@ -620,18 +668,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;
       let rt = state.pods[uid];
-      const podNext = { at: Infinity, periodic: true };
-      const podEnv: WorkerEnv = {
-        ...env,
-        wake: (at: number, periodic = false): void => {
-          wake(at, periodic);
-          const t = at <= ctx.now ? ctx.now + 1 : at;
-          if (t < podNext.at) {
-            podNext.at = t;
-            podNext.periodic = periodic;
-          } else if (t === podNext.at && !periodic) podNext.periodic = false;
-        },
-      };
+      const { podEnv, podNext } = podWaker(ctx, env);
       if (!rt) {
         rt = newPodRuntime(
           pod,
@@ -671,7 +708,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       podNextAt.set(uid, podNext);
     }
     // Static pods from the manifest directory run whether or not the apiserver answers.
-    const statics = syncStaticPods(ctx, env);
+    const statics = syncStaticPods(ctx, env, full);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
     // clean up, in uid order (sorted only when there is something to clean). Only a change of
     // the node's pods, of its static pods or of the informer's sync can leave one behind.
@@ -699,13 +736,13 @@ export function createKubelet(host: NodeHost): Kubelet {
     // a kubelet that never listed its pods has nothing to resume
     if (watchSeen < 0 && resumeFrom === undefined) return undefined;
     return {
-      next: [...podNextAt]
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([uid, n]): [string, number, boolean] => [uid, n.at, n.periodic]),
+      next: timerList(podNextAt),
       retry: [...podRetry].sort(),
       lastFull: lastFullSync,
       fullPending: fullSyncPending,
       seen: resumeFrom ?? watchSeen,
+      ...(staticNextAt.size > 0 ? { staticNext: timerList(staticNextAt) } : {}),
+      ...(staticRetry.size > 0 ? { staticRetry: [...staticRetry].sort() } : {}),
     };
   };
 
@@ -747,6 +784,10 @@ export function createKubelet(host: NodeHost): Kubelet {
       recorder = EventRecorder.fromJSON(counts);
       podNextAt = new Map(sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic }]));
       podRetry = new Set(sync?.retry);
+      staticNextAt = new Map(
+        sync?.staticNext?.map(([hash, at, periodic]) => [hash, { at, periodic }]),
+      );
+      staticRetry = new Set(sync?.staticRetry);
       lastFullSync = sync?.lastFull ?? -Infinity;
       fullSyncPending = sync?.fullPending ?? true;
       resumeFrom = sync?.seen;
@@ -780,6 +821,15 @@ function replaceInPlace(
     sorted.list[at] = pod;
   }
   return true;
+}
+
+/** Timers as saved: by key, each `[key, at, periodic]`. */
+function timerList(
+  timers: Map<string, { at: number; periodic: boolean }>,
+): [string, number, boolean][] {
+  return [...timers]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, n]): [string, number, boolean] => [key, n.at, n.periodic]);
 }
 
 function pushIndex(into: number[], index: Map<string, number>, uid: string): void {
