@@ -200,7 +200,9 @@ export class WatchCache {
       const c = this.caches.get(resource);
       if (!c || cutoff < c.bound) continue;
       const i = firstAfter(c.history, cutoff);
-      const bound = i > 0 ? (c.history[i - 1] as CachedEvent).revision : c.bound;
+      // complete after the cutoff itself: the same answer whether this cache ran from the start
+      // or was restored since (its history then starts later)
+      const bound = cutoff;
       const events: SavedEvent[] = [];
       for (let j = i; j < c.history.length; j++) {
         const ev = c.history[j] as CachedEvent;
@@ -211,7 +213,7 @@ export class WatchCache {
         events.push(saved);
       }
       if (resource === 'secrets' && events.some((e) => e.object !== undefined)) continue;
-      if (events.length > 0 || bound > 0) out[resource] = { bound, events };
+      out[resource] = { bound, events };
     }
     return out;
   }
