@@ -430,12 +430,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       const next = staticNextAt.get(sp.hash);
       if (rt && next && next.at > ctx.now && !full && !staticRetry.has(sp.hash)) {
         const mirror = state.registered ? pods.get(rt.namespace, rt.name) : undefined;
-        const mirrorOk =
-          !state.registered ||
-          (mirror !== undefined &&
-            mirror.metadata.annotations?.[MIRROR_ANNOTATION] === sp.hash &&
-            !mirror.metadata.deletionTimestamp);
-        if (mirrorOk) {
+        if (!state.registered || (mirror && isCurrentMirror(mirror, sp.hash))) {
           if (Number.isFinite(next.at)) env.wake(next.at, next.periodic);
           continue;
         }
@@ -473,10 +468,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       // The mirror pod: post it (again) when missing, stale or being deleted.
       if (!state.registered) continue;
       const mirror = pods.get(rt.namespace, rt.name);
-      const stale =
-        mirror &&
-        (mirror.metadata.annotations?.[MIRROR_ANNOTATION] !== sp.hash ||
-          mirror.metadata.deletionTimestamp);
+      const stale = mirror && !isCurrentMirror(mirror, sp.hash);
       if (stale) {
         ctx.client.request({
           verb: 'delete',
@@ -795,6 +787,13 @@ export function createKubelet(host: NodeHost): Kubelet {
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
     },
   };
+}
+
+/** A mirror pod of the static pod's manifest as it is now, and not being deleted. */
+function isCurrentMirror(mirror: Pod, hash: string): boolean {
+  return (
+    mirror.metadata.annotations?.[MIRROR_ANNOTATION] === hash && !mirror.metadata.deletionTimestamp
+  );
 }
 
 /** The kubelet's own pods: bound to it, and not a mirror of one of its static pods. */
