@@ -117,7 +117,6 @@ export function createKubelet(host: NodeHost): Kubelet {
     from: Informer<Pod>;
     list: Pod[];
     index: Map<string, number>;
-    node: string;
   } | null = null;
   let fullSyncPending = true;
   // The state as saveState last handed it out, frozen: only a reconcile or a load changes the
@@ -611,7 +610,7 @@ export function createKubelet(host: NodeHost): Kubelet {
     }
     // A change to a pod already on the list only replaces it in place; the list is rebuilt (and
     // sorted) when pods come or go, or for a new informer.
-    const podSetChanged = sortedPods?.from !== pods || !replaceInPlace(sortedPods, events);
+    const podSetChanged = sortedPods?.from !== pods || !replaceInPlace(sortedPods, events, name);
     if (podSetChanged) {
       const list = pods
         .list((p) => isOwnPod(p, name))
@@ -620,7 +619,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         .map((e) => e.p);
       const index = new Map<string, number>();
       list.forEach((p, i) => index.set(p.metadata.uid as string, i));
-      sortedPods = { from: pods, list, index, node: name };
+      sortedPods = { from: pods, list, index };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
     }
@@ -807,14 +806,15 @@ function isOwnPod(p: Pod, node: string): boolean {
  * the kubelet's pods (the list must be rebuilt then).
  */
 function replaceInPlace(
-  sorted: { list: Pod[]; index: Map<string, number>; node: string } | null,
+  sorted: { list: Pod[]; index: Map<string, number> } | null,
   events: readonly { type: string; object: KubeObject }[],
+  node: string,
 ): boolean {
   if (!sorted) return false;
   for (const ev of events) {
     const pod = ev.object as Pod;
     const at = sorted.index.get(pod.metadata.uid as string);
-    const own = ev.type !== 'DELETED' && isOwnPod(pod, sorted.node);
+    const own = ev.type !== 'DELETED' && isOwnPod(pod, node);
     if (at === undefined && !own) continue; // not on the list before or after (a mirror pod)
     if (at === undefined || !own || ev.type !== 'MODIFIED') return false;
     sorted.list[at] = pod;

@@ -67,7 +67,7 @@ export class Iptables {
   private snapshot: IptablesJson | null = null;
 
   constructor(json?: IptablesJson) {
-    this.tables = json ? structuredCloneJson(json) : { nat: {}, filter: {} };
+    this.tables = json ? jsonCopy(json) : { nat: {}, filter: {} };
     for (const t of ['nat', 'filter'] as const) {
       for (const c of BUILTINS[t]) this.tables[t][c] ??= [];
     }
@@ -120,7 +120,7 @@ export class Iptables {
       }
     }
     for (const [name, rules] of Object.entries(chains)) {
-      this.tables[table][name] = structuredCloneJson(rules);
+      this.tables[table][name] = jsonCopy(rules);
     }
     this.snapshot = null;
   }
@@ -320,10 +320,6 @@ function collectCandidates(ipt: Iptables, rules: IptablesRule[], out: ResolveCan
     }
     remaining *= 1 - p;
   }
-}
-
-function structuredCloneJson<T>(v: T): T {
-  return jsonCopy(v);
 }
 
 /** ctime(3) style stamp for iptables-save's header, e.g. `Mon Jan  5 09:00:00 2026`. */
