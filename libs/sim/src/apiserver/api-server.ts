@@ -1728,20 +1728,21 @@ export class ApiServer {
     return isoAt(this.startMs, this.now());
   }
 
-  /** The decoded object at a key straight from the cache (lab read-only views, faults). */
+  /**
+   * The decoded object at a key straight from the cache (lab read-only views, faults). It is the
+   * cache's own frozen object, not a copy: a view that polls every pod each frame would
+   * otherwise copy the whole cluster each time.
+   */
   peek(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const info = resourceInfo(resource);
     if (!info) return undefined;
     const e = this.cache.get(resource, etcdKey(info, namespace, name));
-    return e && !isCorrupt(e) ? deepClone(e) : undefined;
+    return e && !isCorrupt(e) ? e : undefined;
   }
 
-  /** All decoded objects of a resource (lab read-only views, graders). */
+  /** All decoded objects of a resource (lab read-only views, graders), frozen as `peek`'s. */
   peekAll(resource: string, namespace?: string): KubeObject[] {
-    return this.cache
-      .list(resource, namespace)
-      .filter((e): e is KubeObject => !isCorrupt(e))
-      .map((e) => deepClone(e));
+    return this.cache.list(resource, namespace).filter((e): e is KubeObject => !isCorrupt(e));
   }
 
   /** After an etcd snapshot restore: everything cached is stale history. */

@@ -65,7 +65,7 @@ export interface SimLab extends Lab {
   credentials(user: string): Credentials | undefined;
   setCredentials(user: string, credentials: Credentials): void;
   users(): string[];
-  /** an object straight from the apiserver's cache, without auth (graders, UI) */
+  /** an object straight from the apiserver's cache, without auth (graders, UI); frozen, not a copy */
   peek(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
   peekAll(resource: string, namespace?: string): KubeObject[];
   /** `etcdctl snapshot save`: fails (throws EtcdError) without quorum */
