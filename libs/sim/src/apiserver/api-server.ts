@@ -1432,6 +1432,9 @@ export class ApiServer {
     }
     const stored = this.put(ctx.info, key, obj, expectModRevision, ctx);
     if (!stored) throw new S.StatusError(S.conflict(ctx.info, obj.metadata.name as string));
+    // a caller that only reads the answer takes the stored (frozen) object itself, uncopied
+    if (ctx.req.readOnly)
+      return silentResponse ? { code, body: stored } : this.respond(ctx, code, stored);
     if (silentResponse) return copyOnRead({ code, body: stored }, stored);
     return copyOnRead(this.respond(ctx, code, stored), stored);
   }

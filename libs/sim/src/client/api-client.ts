@@ -52,9 +52,9 @@ export interface ApiRequest {
   /** Impersonate-User / Impersonate-Group / Impersonate-Uid headers (`kubectl --as`) */
   impersonate?: { user: string; groups?: string[]; uid?: string };
   /**
-   * The caller only reads the body (an informer filling its cache): a list may hand out the
-   * watch cache's frozen objects instead of copies, as its watch events already do. In-process
-   * only; no HTTP client can ask for it.
+   * The caller only reads the body (an informer filling its cache, a controller reading back
+   * what it wrote): a list or a write may hand out the watch cache's frozen objects instead of
+   * copies, as its watch events already do. In-process only; no HTTP client can ask for it.
    */
   readOnly?: boolean;
 }

@@ -402,7 +402,14 @@ export class DaemonSetController extends BaseController {
       spec,
     };
     const res = pass.write(
-      { verb: 'create', resource: 'pods', namespace: ds.metadata.namespace, body: pod },
+      // only the generated name is read back
+      {
+        verb: 'create',
+        resource: 'pods',
+        namespace: ds.metadata.namespace,
+        body: pod,
+        readOnly: true,
+      },
       { kind: 'Pod', namespace: ds.metadata.namespace, name: `${ds.metadata.name}-` },
       `Creating Pod ${ds.metadata.name}-<random> for DaemonSet ${ds.metadata.name} on node ${nodeName} (node affinity matchFields metadata.name=${nodeName}; the scheduler binds it)`,
       cause,

@@ -436,6 +436,8 @@ export class DeploymentController extends BaseController {
         namespace: s.d.metadata.namespace,
         name: s.d.metadata.name,
         body,
+        // only status and resourceVersion are read back (s.d's own parts are frozen already)
+        readOnly: true,
       },
       refOf(s.d),
       `Updating status of Deployment ${s.d.metadata.name}: ${summarize(status)}`,

@@ -290,7 +290,14 @@ export class JobController extends BaseController {
       spec: deepClone(t.spec),
     };
     const res = pass.write(
-      { verb: 'create', resource: 'pods', namespace: job.metadata.namespace, body: pod },
+      // only the generated name is read back
+      {
+        verb: 'create',
+        resource: 'pods',
+        namespace: job.metadata.namespace,
+        body: pod,
+        readOnly: true,
+      },
       { kind: 'Pod', namespace: job.metadata.namespace, name: `${name}-` },
       `Creating Pod ${name}-<random> for Job ${name}`,
       cause,

@@ -303,7 +303,14 @@ export class ReplicaSetController extends BaseController {
       spec: t.spec,
     };
     const res = pass.write(
-      { verb: 'create', resource: 'pods', namespace: rs.metadata.namespace, body: pod },
+      // only the generated name is read back
+      {
+        verb: 'create',
+        resource: 'pods',
+        namespace: rs.metadata.namespace,
+        body: pod,
+        readOnly: true,
+      },
       { kind: 'Pod', namespace: rs.metadata.namespace, name: `${rs.metadata.name}-` },
       `Creating Pod ${rs.metadata.name}-<random> for ReplicaSet ${rs.metadata.name} (${n} of ${desired}); it has no nodeName yet`,
       cause,
