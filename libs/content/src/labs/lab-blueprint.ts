@@ -6,6 +6,7 @@ import {
   type SimLab,
 } from '@kubejourney/sim';
 import { CHAPTER_LAB_FILES } from '../chapters/chapter-commands.data';
+import { labFromImage } from './boot-image';
 import { findScenario } from '../scenarios/scenarios.data';
 import { createScenarioLab } from '../scenarios/scenario-lab';
 
@@ -28,14 +29,19 @@ const BOOT_LIMIT_MS = 60_000;
 /**
  * A sandbox as a learner finds a cluster kubeadm has just set up: every node Ready, kube-proxy
  * and CoreDNS running, nothing left to do. Its boot (~12 simulated seconds, ~1,200 trace
- * events) happens here, once, and is in the lab's trace like everything else; the lab arrives
- * quiescent, so no tick runs until the learner does something. Steps of 500 ms, as ticks would.
+ * events) is in the lab's trace like everything else; the lab arrives quiescent, so no tick
+ * runs until the learner does something. Steps of 500 ms, as ticks would.
  */
-export function createBootedLab(seed: number): SimLab {
+export function bootSandbox(seed: number): SimLab {
   const lab = createLab({ seed });
   let step = lab.advance(0);
   for (let t = 0; !step.quiescent && t < BOOT_LIMIT_MS; t += 500) step = lab.advance(500);
   return lab;
+}
+
+/** A booted sandbox from the sandbox's boot image, its PRNG seeded with `seed` from there on. */
+export function createBootedLab(seed: number): SimLab {
+  return labFromImage('sandbox', bootSandbox, seed);
 }
 
 /**

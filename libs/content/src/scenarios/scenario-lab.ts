@@ -1,4 +1,5 @@
 import { ADMIN_USER, applyFault, createLab, type SimLab } from '@kubejourney/sim';
+import { labFromImage } from '../labs/boot-image';
 import type { TScenario } from './scenario.schema';
 
 // A scenario's starting cluster, built only through libs/sim's public API: a default lab runs
@@ -12,9 +13,18 @@ function run(lab: SimLab, ms: number): void {
   for (let left = ms; left > 0; left -= 2_000) lab.advance(Math.min(2_000, left));
 }
 
+/** The healthy prelude scenarios share: a default lab run for `settleMs` (a boot image). */
+function healthyPrelude(settleMs: number): (seed: number) => SimLab {
+  return (seed) => {
+    const lab = createLab({ seed });
+    run(lab, settleMs);
+    return lab;
+  };
+}
+
 export function createScenarioLab(scenario: TScenario, seed: number): SimLab {
-  const lab = createLab({ seed });
-  run(lab, scenario.setup.settleMs);
+  const { settleMs } = scenario.setup;
+  const lab = labFromImage(`scenario-prelude:${settleMs}`, healthyPrelude(settleMs), seed);
   for (const fault of scenario.setup.faults) {
     const result = applyFault(lab, fault);
     if (!result.ok) throw new Error(`scenario ${scenario.id}: ${result.message}`);

@@ -1,0 +1,99 @@
+import { ADMIN_USER, createLab, type SimLab } from '@kubejourney/sim';
+import { describe, expect, it } from 'vitest';
+import { BOOT_IMAGE_SEED, labFromImage } from './boot-image';
+import { bootSandbox, createBootedLab } from './lab-blueprint';
+
+interface TPodLike {
+  metadata: { name: string; uid: string };
+  status?: { phase?: string };
+}
+
+function podsOf(lab: SimLab, namespace: string): TPodLike[] {
+  return lab.peekAll('pods', namespace) as unknown as TPodLike[];
+}
+
+function applyWeb(lab: SimLab): void {
+  const res = lab.request(ADMIN_USER, {
+    verb: 'create',
+    resource: 'deployments',
+    namespace: 'default',
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
+        },
+      },
+    },
+  });
+  expect(res.code).toBe(201);
+  for (let i = 0; i < 10; i++) lab.advance(500);
+}
+
+describe('boot images', () => {
+  it('should build an image once per key and restore every lab from it', () => {
+    let boots = 0;
+    const boot = (seed: number): SimLab => {
+      boots++;
+      const lab = createLab({ seed });
+      lab.advance(2_000);
+      return lab;
+    };
+    const a = labFromImage('spec:count', boot, 11);
+    const b = labFromImage('spec:count', boot, 12);
+    expect(boots).toBe(1);
+    expect(a.now).toBe(2_000);
+    expect(b.now).toBe(2_000);
+    expect(a.etcd.revision).toBe(b.etcd.revision);
+  });
+
+  it('should give a booted sandbox: quiescent, every node Ready, CoreDNS Running', () => {
+    const lab = createBootedLab(42);
+    expect(lab.advance(0).quiescent).toBe(true);
+    const nodes = lab.peekAll('nodes') as unknown as {
+      status: { conditions: { type: string; status: string }[] };
+    }[];
+    expect(nodes).toHaveLength(4);
+    for (const n of nodes)
+      expect(n.status.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
+    const dns = podsOf(lab, 'kube-system').filter((p) => p.metadata.name.startsWith('coredns-'));
+    expect(dns.map((p) => p.status?.phase)).toEqual(['Running', 'Running']);
+  });
+
+  it('should replay the same cluster for the same seed, byte for byte', () => {
+    const a = createBootedLab(7);
+    const b = createBootedLab(7);
+    applyWeb(a);
+    applyWeb(b);
+    expect(a.serialize()).toBe(b.serialize());
+  });
+
+  it("should draw what the learner creates from the lab's own seed", () => {
+    const a = createBootedLab(7);
+    const b = createBootedLab(8);
+    applyWeb(a);
+    applyWeb(b);
+    const names = (lab: SimLab) =>
+      podsOf(lab, 'default')
+        .map((p) => p.metadata.name)
+        .sort();
+    expect(names(a)).toHaveLength(3);
+    expect(names(a)).not.toEqual(names(b));
+    // the boot itself is the image's: the same kube-system pods in both
+    expect(podsOf(a, 'kube-system').map((p) => p.metadata.uid)).toEqual(
+      podsOf(b, 'kube-system').map((p) => p.metadata.uid),
+    );
+  });
+
+  it('should start from the cluster a direct boot with the image seed gives', () => {
+    const direct = bootSandbox(BOOT_IMAGE_SEED);
+    const fromImage = createBootedLab(BOOT_IMAGE_SEED);
+    const strip = (text: string) => ({ ...JSON.parse(text), rng: 0 });
+    expect(strip(fromImage.serialize())).toEqual(strip(direct.serialize()));
+  });
+});
