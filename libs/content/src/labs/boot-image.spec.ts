@@ -1,7 +1,8 @@
 import { ADMIN_USER, createLab, type SimLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
-import { BOOT_IMAGE_SEED, labFromImage } from './boot-image';
-import { bootSandbox, createBootedLab } from './lab-blueprint';
+import { SCENARIOS } from '../scenarios/scenarios.data';
+import { BOOT_IMAGE_SEED, labFromImage, warmImage } from './boot-image';
+import { bootSandbox, createBootedLab, simLabEngine } from './lab-blueprint';
 
 interface TPodLike {
   metadata: { name: string; uid: string };
@@ -50,6 +51,26 @@ describe('boot images', () => {
     expect(a.now).toBe(2_000);
     expect(b.now).toBe(2_000);
     expect(a.etcd.revision).toBe(b.etcd.revision);
+  });
+
+  it('should warm every image so that later labs only restore', () => {
+    let boots = 0;
+    const boot = (seed: number): SimLab => {
+      boots++;
+      return createLab({ seed });
+    };
+    warmImage('spec:warm', boot);
+    warmImage('spec:warm', boot);
+    labFromImage('spec:warm', boot, 3);
+    expect(boots).toBe(1);
+    // the engine's warm-up builds the sandbox's and every scenario's image without failing
+    simLabEngine.warm();
+    const scenario = simLabEngine.create({
+      kind: 'SCENARIO',
+      scenarioId: SCENARIOS[0]!.id,
+      seed: 5,
+    });
+    expect(scenario?.now).toBeGreaterThan(0);
   });
 
   it('should give a booted sandbox: quiescent, every node Ready, CoreDNS Running', () => {

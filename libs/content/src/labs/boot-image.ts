@@ -27,6 +27,11 @@ function imageText(key: string, boot: (seed: number) => SimLab): string {
   return text;
 }
 
+/** Builds the image `key` now, if this process has not yet (a server warming up at boot). */
+export function warmImage(key: string, boot: (seed: number) => SimLab): void {
+  imageText(key, boot);
+}
+
 /** A lab restored from the image `key`, its PRNG seeded with `seed` from here on. */
 export function labFromImage(key: string, boot: (seed: number) => SimLab, seed: number): SimLab {
   const state = JSON.parse(imageText(key, boot)) as SerializedLab;

@@ -6,9 +6,9 @@ import {
   type SimLab,
 } from '@kubejourney/sim';
 import { CHAPTER_LAB_FILES } from '../chapters/chapter-commands.data';
-import { labFromImage } from './boot-image';
-import { findScenario } from '../scenarios/scenarios.data';
-import { createScenarioLab } from '../scenarios/scenario-lab';
+import { labFromImage, warmImage } from './boot-image';
+import { findScenario, SCENARIOS } from '../scenarios/scenarios.data';
+import { createScenarioLab, warmScenarioImage } from '../scenarios/scenario-lab';
 
 /** What a stored lab is built from (libs/db keeps it on the Lab row). */
 export type TLabBlueprintKind = 'SANDBOX' | 'SCENARIO';
@@ -39,9 +39,11 @@ export function bootSandbox(seed: number): SimLab {
   return lab;
 }
 
+const SANDBOX_IMAGE = 'sandbox';
+
 /** A booted sandbox from the sandbox's boot image, its PRNG seeded with `seed` from there on. */
 export function createBootedLab(seed: number): SimLab {
-  return labFromImage('sandbox', bootSandbox, seed);
+  return labFromImage(SANDBOX_IMAGE, bootSandbox, seed);
 }
 
 /**
@@ -56,6 +58,14 @@ export const simLabEngine = {
     if (blueprint.kind === 'SANDBOX') return createBootedLab(blueprint.seed);
     const scenario = blueprint.scenarioId ? findScenario(blueprint.scenarioId) : undefined;
     return scenario ? createScenarioLab(scenario, blueprint.seed) : null;
+  },
+  /**
+   * Builds every boot image now (~0.3 s of CPU), so that no learner's first lab waits for one:
+   * a server calls it once at startup.
+   */
+  warm(): void {
+    warmImage(SANDBOX_IMAGE, bootSandbox);
+    for (const scenario of SCENARIOS) warmScenarioImage(scenario);
   },
   restore: (serialized: string): SimLab => restoreLab(serialized),
   restoreValue: (value: unknown): SimLab => restoreLab(value as SerializedLab),

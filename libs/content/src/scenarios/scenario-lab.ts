@@ -1,5 +1,5 @@
 import { ADMIN_USER, applyFault, createLab, type SimLab } from '@kubejourney/sim';
-import { labFromImage } from '../labs/boot-image';
+import { labFromImage, warmImage } from '../labs/boot-image';
 import type { TScenario } from './scenario.schema';
 
 // A scenario's starting cluster, built only through libs/sim's public API: a default lab runs
@@ -22,9 +22,19 @@ function healthyPrelude(settleMs: number): (seed: number) => SimLab {
   };
 }
 
+function preludeImageKey(settleMs: number): string {
+  return `scenario-prelude:${settleMs}`;
+}
+
+/** Builds the prelude image `scenario` starts from, if this process has not yet. */
+export function warmScenarioImage(scenario: TScenario): void {
+  const { settleMs } = scenario.setup;
+  warmImage(preludeImageKey(settleMs), healthyPrelude(settleMs));
+}
+
 export function createScenarioLab(scenario: TScenario, seed: number): SimLab {
   const { settleMs } = scenario.setup;
-  const lab = labFromImage(`scenario-prelude:${settleMs}`, healthyPrelude(settleMs), seed);
+  const lab = labFromImage(preludeImageKey(settleMs), healthyPrelude(settleMs), seed);
   for (const fault of scenario.setup.faults) {
     const result = applyFault(lab, fault);
     if (!result.ok) throw new Error(`scenario ${scenario.id}: ${result.message}`);

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { simLabEngine } from '@kubejourney/content';
 import {
   deleteLab,
@@ -27,7 +27,7 @@ export type TLabViewData = { header: TLabHeader; coreState: string; objects: TLa
 
 /** Every database access of the labs feature (the store does the locked read-modify-write). */
 @Injectable()
-export class LabsRepository {
+export class LabsRepository implements OnApplicationBootstrap {
   private readonly store: LabStore<SimLab>;
 
   constructor(
@@ -39,6 +39,11 @@ export class LabsRepository {
       restoreTraceEvents: config.restoreTraceEvents,
       cacheSize: config.cacheSize,
     });
+  }
+
+  /** Boot images are built before the server listens, not on the first learner's request. */
+  onApplicationBootstrap(): void {
+    simLabEngine.warm();
   }
 
   create(ownerId: string, blueprint: TLabBlueprint, limit: number) {
