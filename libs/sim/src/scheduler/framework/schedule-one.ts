@@ -122,33 +122,37 @@ function runFilterSteps(
   steps: FilterStep[],
   snapshot: Snapshot,
 ): FilterOutcome {
-  const verdicts: FilterVerdict[] = [];
-  let rejected: { plugin: string; status: Status } | undefined;
-  for (const step of steps) {
-    if (rejected) {
-      verdicts.push(step.notRun);
-      continue;
-    }
-    if (step.skipped) {
-      verdicts.push(step.skip);
-      continue;
-    }
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as FilterStep;
+    if (step.skipped) continue;
     const status = step.plugin.filter(pod, node, step.state, snapshot);
     if (isRejected(status)) {
-      verdicts.push({
+      const verdicts = steps.map((s, j) => (j < i ? (s.skipped ? s.skip : s.pass) : s.notRun));
+      verdicts[i] = {
         plugin: step.plugin.name,
         verdict: 'fail',
         code: status.code,
         reasons: status.reasons,
-      });
-      rejected = { plugin: step.plugin.name, status };
-    } else {
-      verdicts.push(step.pass);
+      };
+      return { status, plugin: step.plugin.name, verdicts };
     }
   }
-  return rejected
-    ? { status: rejected.status, plugin: rejected.plugin, verdicts }
-    : { status: SUCCESS, verdicts };
+  return passedAll(steps);
+}
+
+// The outcome of a node that passes every filter depends on the cycle's steps only: one frozen
+// outcome per cycle, shared by the records of all its feasible nodes (decision records are kept
+// for hundreds of cycles, and a verdict list per node was much of what they held).
+const allPassed = new WeakMap<FilterStep[], FilterOutcome>();
+
+function passedAll(steps: FilterStep[]): FilterOutcome {
+  let out = allPassed.get(steps);
+  if (out === undefined) {
+    const verdicts = Object.freeze(steps.map((s) => (s.skipped ? s.skip : s.pass)));
+    out = Object.freeze({ status: SUCCESS, verdicts: verdicts as FilterVerdict[] });
+    allPassed.set(steps, out);
+  }
+  return out;
 }
 
 function filterWithNominated(
@@ -369,14 +373,15 @@ function prioritizeNodes(
           pre.state,
         )
       : raw;
+    const entries = scoreEntriesOf(plugin.name, weight);
     for (let i = 0; i < feasible.length; i++) {
-      const entry: ScoreEntry = {
-        plugin: plugin.name,
+      const entry = scoreEntry(
+        entries,
+        plugin.name,
         weight,
-        raw: raw[i] as number,
-        normalized: normalized[i] as number,
-        weighted: (normalized[i] as number) * weight,
-      };
+        raw[i] as number,
+        normalized[i] as number,
+      );
       (feasibleRecs[i] as NodeDecision).scores.push(entry);
       totals[i] = (totals[i] as number) + entry.weighted;
     }
@@ -385,6 +390,44 @@ function prioritizeNodes(
     (feasibleRecs[i] as NodeDecision).total = totals[i] as number;
   }
   return totals;
+}
+
+// Score entries hold no per-node data beyond their numbers, and most nodes score alike: one
+// frozen entry per plugin, weight and score pair, shared by every record that has it.
+const MAX_SCORE_ENTRIES = 10_000;
+type ScoreEntries = Map<number, Map<number, ScoreEntry>>;
+const scoreEntries = new Map<string, Map<number, ScoreEntries>>();
+let scoreEntryCount = 0;
+
+/** The shared entries of one plugin at one weight, by raw then normalized score. */
+function scoreEntriesOf(plugin: string, weight: number): ScoreEntries {
+  if (scoreEntryCount >= MAX_SCORE_ENTRIES) {
+    scoreEntries.clear();
+    scoreEntryCount = 0;
+  }
+  let byWeight = scoreEntries.get(plugin);
+  if (byWeight === undefined) scoreEntries.set(plugin, (byWeight = new Map()));
+  let entries = byWeight.get(weight);
+  if (entries === undefined) byWeight.set(weight, (entries = new Map()));
+  return entries;
+}
+
+function scoreEntry(
+  byRaw: ScoreEntries,
+  plugin: string,
+  weight: number,
+  raw: number,
+  normalized: number,
+): ScoreEntry {
+  let byNormalized = byRaw.get(raw);
+  if (byNormalized === undefined) byRaw.set(raw, (byNormalized = new Map()));
+  let entry = byNormalized.get(normalized);
+  if (entry === undefined) {
+    entry = Object.freeze({ plugin, weight, raw, normalized, weighted: normalized * weight });
+    byNormalized.set(normalized, entry);
+    scoreEntryCount++;
+  }
+  return entry;
 }
 
 /** selectHost: the highest total wins; ties are broken by reservoir sampling on the rng. */
