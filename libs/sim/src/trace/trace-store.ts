@@ -35,8 +35,10 @@ export class TraceStore implements TraceSink {
     if (input.causedBy !== undefined) ev.causedBy = input.causedBy;
     if (input.data !== undefined) ev.data = input.data;
     this.events.push(ev);
-    // Trim in chunks so trimming stays amortised O(1).
-    if (this.events.length > this.limit + 1000) this.events = this.events.slice(-this.limit);
+    // Trim in chunks so trimming stays amortised O(1), in place: a fresh copy of the 50,000 kept
+    // events had to grow again on the next push, and both copies were large-object garbage.
+    if (this.events.length > this.limit + 1000)
+      this.events.splice(0, this.events.length - this.limit);
     for (const l of this.listeners) l(ev);
     return ev.seq;
   }
