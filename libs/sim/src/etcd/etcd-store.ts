@@ -147,13 +147,16 @@ export class EtcdStore {
     return this.members.filter((m) => m.healthy);
   }
 
+  // asked several times per write: counted without building the list of healthy members
   hasQuorum(): boolean {
-    return this.healthyMembers().length >= quorumSize(this.members.length);
+    let healthy = 0;
+    for (const m of this.members) if (m.healthy) healthy++;
+    return healthy >= quorumSize(this.members.length);
   }
 
   /** The leader: the first healthy member while a quorum exists (raft elects one). */
   leader(): EtcdMember | undefined {
-    return this.hasQuorum() ? this.healthyMembers()[0] : undefined;
+    return this.hasQuorum() ? this.members.find((m) => m.healthy) : undefined;
   }
 
   member(name: string): EtcdMember | undefined {
