@@ -3,7 +3,7 @@
 // a controller never scans every object of the cluster to answer a question about one owner.
 
 import type { WatchEvent } from '../client/api-client';
-import type { KubeObject } from '../model';
+import type { KubeObject, OwnerReference } from '../model';
 import { keyOf } from '../shared/informer';
 
 export type IndexFunc = (obj: KubeObject) => string[];
@@ -79,27 +79,56 @@ function sameValues(a: string[], b: string[]): boolean {
 }
 
 export const byNamespace: IndexFunc = (o) => (o.metadata.namespace ? [o.metadata.namespace] : []);
-// loops rather than filter/map: these run for every watch event of every controller
-export const byControllerUid: IndexFunc = (o) => {
-  const uids: string[] = [];
-  for (const r of o.metadata.ownerReferences ?? []) if (r.controller === true) uids.push(r.uid);
+
+// These run for every watch event of every controller, and most events are status writes that
+// keep the object's frozen ownerReferences and labels: their values are worked out once per
+// frozen list (the index never changes the arrays it is given).
+const controllerUids = new WeakMap<OwnerReference[], string[]>();
+const ownerUids = new WeakMap<OwnerReference[], string[]>();
+
+function refUids(
+  refs: OwnerReference[],
+  memo: WeakMap<OwnerReference[], string[]>,
+  controllerOnly: boolean,
+): string[] {
+  const frozen = Object.isFrozen(refs) && refs.every((r) => Object.isFrozen(r));
+  let uids = frozen ? memo.get(refs) : undefined;
+  if (uids === undefined) {
+    // loops rather than filter/map
+    uids = [];
+    for (const r of refs) if (!controllerOnly || r.controller === true) uids.push(r.uid);
+    if (frozen) memo.set(refs, uids);
+  }
   return uids;
+}
+
+export const byControllerUid: IndexFunc = (o) => {
+  const refs = o.metadata.ownerReferences;
+  return refs == null ? [] : refUids(refs, controllerUids, true);
 };
 export const byOwnerUid: IndexFunc = (o) => {
-  const uids: string[] = [];
-  for (const r of o.metadata.ownerReferences ?? []) uids.push(r.uid);
-  return uids;
+  const refs = o.metadata.ownerReferences;
+  return refs == null ? [] : refUids(refs, ownerUids, false);
 };
 export const byNodeName: IndexFunc = (o) => {
   const node = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
   return node ? [node] : [];
 };
 
+const namespacedLabels = new WeakMap<Record<string, string>, { ns: string; values: string[] }>();
+
 /** `ns|key=value` for each label: candidates for a map selector without scanning a namespace. */
-export const byNamespacedLabel: IndexFunc = (o) =>
-  Object.entries(o.metadata.labels ?? {}).map(
-    ([k, v]) => `${o.metadata.namespace ?? ''}|${k}=${v}`,
-  );
+export const byNamespacedLabel: IndexFunc = (o) => {
+  const labels = o.metadata.labels;
+  if (labels == null) return [];
+  const ns = o.metadata.namespace ?? '';
+  const frozen = Object.isFrozen(labels);
+  const hit = frozen ? namespacedLabels.get(labels) : undefined;
+  if (hit !== undefined && hit.ns === ns) return hit.values;
+  const values = Object.entries(labels).map(([k, v]) => `${ns}|${k}=${v}`);
+  if (frozen) namespacedLabels.set(labels, { ns, values });
+  return values;
+};
 
 /** The first requirement of a map selector, as a byNamespacedLabel value. */
 export function selectorIndexValue(
