@@ -166,10 +166,25 @@ describe('lab snapshot', () => {
     const lab = createLab({ seed: 42 });
     lab.advance(3_000);
     const value = lab.serializeState({ keyspace: false, traceEvents: false });
-    const expected = value.components.map((c) => ({
-      name: `component/${c.key}`,
-      value: JSON.stringify(c),
-    }));
+    // a state's `pods` map goes to one part per pod, its keys stand in for it in place
+    const expected = value.components.flatMap((c) => {
+      const state = c.state as Record<string, unknown> | null;
+      const pods = state?.['pods'] as Record<string, unknown> | undefined;
+      if (!pods || Array.isArray(pods) || typeof pods !== 'object') {
+        return [{ name: `component/${c.key}`, value: JSON.stringify(c) }];
+      }
+      const head = { ...c, state: { ...state, pods: { $parts: Object.keys(pods) } } };
+      return [
+        ...Object.entries(pods).map(([uid, pod]) => ({
+          name: `component/${c.key}/pods/${uid}`,
+          value: JSON.stringify(pod),
+        })),
+        { name: `component/${c.key}`, value: JSON.stringify(head) },
+      ];
+    });
+    expect(expected.some((p) => p.name.startsWith('component/kubelet/control-plane/pods/'))).toBe(
+      true,
+    );
     const partsOf = (v: typeof value) =>
       splitLabValue(v).parts.filter((p) => p.name.startsWith('component/'));
     expect(partsOf(value)).toEqual(expected);
@@ -177,6 +192,49 @@ describe('lab snapshot', () => {
     const again = lab.serializeState({ keyspace: false, traceEvents: false });
     expect(again.components.some((c, i) => c.state === value.components[i]?.state)).toBe(true);
     expect(partsOf(again)).toEqual(expected);
+  });
+
+  it('should store the watch history one resource a part, and merge a core that still holds it', () => {
+    const lab = createLab({ seed: 42 });
+    lab.advance(3_000);
+    const text = lab.serialize();
+    const history = (JSON.parse(text) as { watchHistory: Record<string, unknown> }).watchHistory;
+    expect(Object.keys(history).length).toBeGreaterThan(3);
+    const p = splitLabSnapshot(text);
+    const core = JSON.parse(p.core) as { watchHistory: unknown };
+    expect(core.watchHistory).toEqual({ $parts: Object.keys(history) });
+    for (const [resource, saved] of Object.entries(history)) {
+      expect(p.parts.find((part) => part.name === `watch-history/${resource}`)?.value).toBe(
+        JSON.stringify(saved),
+      );
+    }
+    // a lab stored before the history was split still merges back to its text
+    const legacyCore = JSON.stringify({ ...JSON.parse(p.core), watchHistory: history });
+    const legacyParts = p.parts.filter((part) => !part.name.startsWith('watch-history/'));
+    expect(mergeLabSnapshot(legacyCore, legacyParts, p.kvs, p.events)).toBe(text);
+  });
+
+  it('should merge a kubelet state stored before its pods were split', () => {
+    const lab = createLab({ seed: 42 });
+    lab.advance(3_000);
+    const text = lab.serialize();
+    const p = splitLabSnapshot(text);
+    const whole = (JSON.parse(text) as { components: { key: string }[] }).components;
+    const legacyParts = [
+      ...p.parts.filter((part) => !part.name.startsWith('component/')),
+      ...whole.map((c) => ({ name: `component/${c.key}`, value: JSON.stringify(c) })),
+    ];
+    expect(mergeLabSnapshot(p.core, legacyParts, p.kvs, p.events)).toBe(text);
+  });
+
+  it('should refuse to merge when a pod part is missing', () => {
+    const lab = createLab({ seed: 42 });
+    lab.advance(3_000);
+    const p = splitLabSnapshot(lab.serialize());
+    const parts = p.parts.filter((part) => !part.name.includes('/pods/'));
+    expect(() => mergeLabSnapshot(p.core, parts, p.kvs, p.events)).toThrow(
+      /stored lab has no part "component\/kubelet\/[^"]+\/pods\//,
+    );
   });
 
   it('should merge into the value the merged text parses to, and restore the same lab from either', () => {

@@ -8,7 +8,11 @@ import type { TLabObjectRecord, TLabTraceRecord } from './lab.repository';
 //   LabStatePart row each, rewritten only when their text changes (a node's files, ~60 KB on the
 //   control plane, almost never do);
 // - each component's saved state (`components[i]`, keyed by its `key`): one LabStatePart row each,
-//   so a tick rewrites the few components that moved, not all of them (~47 KB together);
+//   so a tick rewrites the few components that moved, not all of them (~47 KB together); the
+//   per-pod map of a state (a kubelet's `pods`, ~2.4 KB a pod) is split again, one row per pod:
+//   the control plane's kubelet probes its static pods every second, and rewrote all of them;
+// - the apiserver's watch history (`watchHistory`, 10–13 KB on a booted lab), one row per
+//   resource: only the resources that were written since change;
 // - the rest ("core": clock, rng, wake queue, etcd header...): Lab.coreState, a few KB.
 // Merging puts everything back where the simulator expects it, byte for byte. This module is the
 // only one that knows those paths.
@@ -28,6 +32,28 @@ export interface TLabSnapshotParts {
 
 /** Host fields stored as parts of their own (each is large or changes on its own rhythm). */
 const HOST_SECTIONS = ['containerd', 'iptables', 'files', 'systemd'] as const;
+
+/** Fields of a component's state whose entries are stored as parts of their own. */
+const STATE_MAPS = ['pods'] as const;
+
+/**
+ * What stands in, in place, for a map whose entries went to parts: the entries' keys in their
+ * order (so merging rebuilds the same key order). No saved state holds an object keyed "$parts".
+ */
+const PARTS_MARK = '$parts';
+
+function isPlainMap(value: unknown): value is TJson {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function partKeys(value: unknown): string[] | undefined {
+  if (!isPlainMap(value)) return undefined;
+  const keys = Object.keys(value);
+  const list = value[PARTS_MARK];
+  return keys.length === 1 && keys[0] === PARTS_MARK && Array.isArray(list)
+    ? (list as string[])
+    : undefined;
+}
 
 type TJson = Record<string, unknown>;
 
@@ -109,14 +135,42 @@ export function splitLabValue(value: unknown): TLabSnapshotParts {
     return name;
   });
   const components = splitComponents(root, parts);
+  const history = splitMap(root['watchHistory'], 'watch-history', parts);
   const core = JSON.stringify({
     ...root,
     etcd: { ...etcd, kvs: [] },
     hosts,
     ...(components ? { components } : {}),
+    ...(history ? { watchHistory: history } : {}),
     trace: { ...trace, events: [] },
   });
   return { core, parts, kvs, events };
+}
+
+/** Each entry of `map` to a part `<prefix>/<key>`; what stands in for the map (or undefined). */
+function splitMap(
+  map: unknown,
+  prefix: string,
+  parts: TLabStatePartRecord[],
+): { [PARTS_MARK]: string[] } | undefined {
+  if (!isPlainMap(map)) return undefined;
+  const keys = Object.keys(map);
+  for (const key of keys)
+    parts.push({ name: `${prefix}/${key}`, value: stringifySection(map[key]) });
+  return { [PARTS_MARK]: keys };
+}
+
+/** The inverse of splitMap: the map rebuilt from its parts, or `value` if it was not split. */
+function mergeMap(value: unknown, prefix: string, byName: Map<string, string>): unknown {
+  const keys = partKeys(value);
+  if (!keys) return value;
+  const map: TJson = {};
+  for (const key of keys) {
+    const text = byName.get(`${prefix}/${key}`);
+    if (text === undefined) throw new Error(`stored lab has no part "${prefix}/${key}"`);
+    map[key] = JSON.parse(text) as unknown;
+  }
+  return map;
 }
 
 /**
@@ -132,8 +186,19 @@ function splitComponents(root: TJson, parts: TLabStatePartRecord[]): string[] | 
       typeof c === 'object' && c !== null && typeof (c as { key?: unknown }).key === 'string',
   );
   if (!isKeyed) return undefined;
-  return list.map((c: { key: string }) => {
-    parts.push({ name: `component/${c.key}`, value: stringifyComponent(c) });
+  return list.map((c: { key: string; state?: unknown }) => {
+    const name = `component/${c.key}`;
+    const { state } = c;
+    const maps = isPlainMap(state) ? STATE_MAPS.filter((field) => isPlainMap(state[field])) : [];
+    if (maps.length === 0 || !isPlainMap(state)) {
+      parts.push({ name, value: stringifyComponent(c) });
+      return c.key;
+    }
+    const rest: TJson = { ...state };
+    for (const field of maps) {
+      rest[field] = splitMap(state[field], `${name}/${field}`, parts);
+    }
+    parts.push({ name, value: JSON.stringify({ ...c, state: rest }) });
     return c.key;
   });
 }
@@ -159,9 +224,17 @@ function mergeComponents(root: TJson, byName: Map<string, string>): unknown {
   const list = root['components'];
   if (!Array.isArray(list) || !list.every((c: unknown) => typeof c === 'string')) return list;
   return list.map((key: string) => {
-    const text = byName.get(`component/${key}`);
-    if (text === undefined) throw new Error(`stored lab has no part "component/${key}"`);
-    return JSON.parse(text) as unknown;
+    const name = `component/${key}`;
+    const text = byName.get(name);
+    if (text === undefined) throw new Error(`stored lab has no part "${name}"`);
+    const c = JSON.parse(text) as { state?: unknown };
+    const { state } = c;
+    if (isPlainMap(state)) {
+      for (const field of STATE_MAPS) {
+        if (field in state) state[field] = mergeMap(state[field], `${name}/${field}`, byName);
+      }
+    }
+    return c;
   });
 }
 
@@ -204,11 +277,13 @@ export function mergeLabValue(
   });
   const sorted = [...kvs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const components = mergeComponents(root, byName);
+  const history = mergeMap(root['watchHistory'], 'watch-history', byName);
   return {
     ...root,
     etcd: { ...etcd, kvs: sorted },
     hosts,
     ...(components === undefined ? {} : { components }),
+    ...(history === undefined ? {} : { watchHistory: history }),
     trace: { ...trace, events },
   };
 }
