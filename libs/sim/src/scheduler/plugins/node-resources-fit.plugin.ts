@@ -33,12 +33,19 @@ export function insufficientResources(req: Resources, node: NodeInfo): string[] 
   if (req.ephemeralStorage > 0 && req.ephemeralStorage > a.ephemeralStorage - r.ephemeralStorage) {
     reasons.push(insufficientReason('ephemeral-storage'));
   }
+  // most pods request no extended resources: no key list to build and sort for every node
+  if (isEmptyRecord(req.scalar)) return reasons;
   for (const name of Object.keys(req.scalar).sort()) {
     const q = req.scalar[name] ?? 0;
     if (q === 0) continue;
     if (q > (a.scalar[name] ?? 0) - (r.scalar[name] ?? 0)) reasons.push(insufficientReason(name));
   }
   return reasons;
+}
+
+function isEmptyRecord(o: Record<string, unknown>): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return false;
+  return true;
 }
 
 /** leastRequestedScore: (capacity - requested) * 100 / capacity, integer division. */
@@ -50,15 +57,17 @@ export function leastRequestedScore(requested: number, capacity: number): number
 /** LeastAllocated over cpu and memory with equal weights, on non-zero (defaulted) requests. */
 export function leastAllocatedScore(pod: Pod, node: NodeInfo, podNonZero?: Resources): number {
   const req = podNonZero ?? podRequests(pod, { nonMissingDefaults: true });
-  const pairs: [number, number][] = [
-    [node.nonZeroRequested.milliCpu + req.milliCpu, node.allocatable.milliCpu],
-    [node.nonZeroRequested.memory + req.memory, node.allocatable.memory],
-  ];
+  // cpu then memory, unrolled: this runs for every feasible node of every cycle
   let sum = 0;
   let weights = 0;
-  for (const [requested, alloc] of pairs) {
-    if (alloc === 0) continue;
-    sum += leastRequestedScore(requested, alloc);
+  const cpuAlloc = node.allocatable.milliCpu;
+  if (cpuAlloc !== 0) {
+    sum += leastRequestedScore(node.nonZeroRequested.milliCpu + req.milliCpu, cpuAlloc);
+    weights += 1;
+  }
+  const memoryAlloc = node.allocatable.memory;
+  if (memoryAlloc !== 0) {
+    sum += leastRequestedScore(node.nonZeroRequested.memory + req.memory, memoryAlloc);
     weights += 1;
   }
   return weights === 0 ? 0 : Math.trunc(sum / weights);

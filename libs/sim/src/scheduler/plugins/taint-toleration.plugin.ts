@@ -8,6 +8,8 @@ import { defaultNormalizeScore, SUCCESS, unresolvable } from '../framework/plugi
 
 export const TAINT_TOLERATION = 'TaintToleration';
 
+const NO_TAINTS: readonly Taint[] = [];
+
 /** v1.25–1.33 wording: the first untolerated taint, with key and value. */
 export function untoleratedTaintReason(taint: Taint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
@@ -30,20 +32,27 @@ export function toleratesTaint(
   }
 }
 
+// Loops rather than some/find/filter with closures: these run for every node of every cycle.
 export function tolerationsTolerateTaint(
   tolerations: Toleration[] | undefined,
   taint: Pick<Taint, 'key' | 'value' | 'effect'>,
 ): boolean {
-  return (tolerations ?? []).some((t) => toleratesTaint(t, taint));
+  if (!tolerations) return false;
+  for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
+  return false;
 }
 
 /** FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc, in the node's taint order. */
 export function findUntoleratedTaint(taints: Taint[] | undefined, pod: Pod): Taint | undefined {
-  return (taints ?? []).find(
-    (taint) =>
+  if (!taints) return undefined;
+  for (const taint of taints) {
+    if (
       (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
-      !tolerationsTolerateTaint(pod.spec.tolerations, taint),
-  );
+      !tolerationsTolerateTaint(pod.spec.tolerations, taint)
+    )
+      return taint;
+  }
+  return undefined;
 }
 
 export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
@@ -61,10 +70,11 @@ export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
     return { skip: false, state };
   },
   score(_pod, node, tolerations) {
-    return (node.node.spec.taints ?? []).filter(
-      (taint) =>
-        taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint),
-    ).length;
+    let untolerated = 0;
+    for (const taint of node.node.spec.taints ?? NO_TAINTS)
+      if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint))
+        untolerated++;
+    return untolerated;
   },
   normalize(scores) {
     return defaultNormalizeScore(
