@@ -162,6 +162,7 @@ export async function startLabRuntime(
           pid: globalThis.process.pid,
           lagMs: startedAt - dueAt,
           ms: Date.now() - startedAt,
+          endedAt: Date.now(),
           ...tick,
         }),
       );
