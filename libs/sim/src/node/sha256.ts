@@ -15,6 +15,19 @@ const K = new Uint32Array([
 
 /** UTF-8 bytes of a JS string (no TextEncoder: the lib target has no DOM types). */
 export function utf8Bytes(input: string): Uint8Array {
+  // ids and names are ASCII: one byte per char, without the code point walk
+  let ascii = true;
+  for (let i = 0; i < input.length; i++) {
+    if (input.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) {
+    const bytes = new Uint8Array(input.length);
+    for (let i = 0; i < input.length; i++) bytes[i] = input.charCodeAt(i);
+    return bytes;
+  }
   const out: number[] = [];
   for (const ch of input) {
     const cp = ch.codePointAt(0) as number;
@@ -35,64 +48,104 @@ export function utf8Bytes(input: string): Uint8Array {
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
+// The message schedule, reused by every call (the simulator is single-threaded).
+const W = new Uint32Array(64);
+const H = new Uint32Array(8);
+
 export function sha256(data: Uint8Array | string): Uint8Array {
   const msg = typeof data === 'string' ? utf8Bytes(data) : data;
   const bitLen = msg.length * 8;
   const padded = new Uint8Array(((msg.length + 9 + 63) >> 6) << 6);
   padded.set(msg);
   padded[msg.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLen / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLen >>> 0);
+  writeUint32(padded, padded.length - 8, Math.floor(bitLen / 2 ** 32));
+  writeUint32(padded, padded.length - 4, bitLen >>> 0);
 
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
-  const w = new Uint32Array(64);
+  // Plain locals and 32-bit arithmetic: ids for every sandbox and container are hashed here.
+  let h0 = 0x6a09e667;
+  let h1 = 0xbb67ae85;
+  let h2 = 0x3c6ef372;
+  let h3 = 0xa54ff53a;
+  let h4 = 0x510e527f;
+  let h5 = 0x9b05688c;
+  let h6 = 0x1f83d9ab;
+  let h7 = 0x5be0cd19;
+  const w = W;
   for (let off = 0; off < padded.length; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
+    for (let i = 0; i < 16; i++) {
+      const p = off + i * 4;
+      w[i] =
+        ((padded[p] as number) << 24) |
+        ((padded[p + 1] as number) << 16) |
+        ((padded[p + 2] as number) << 8) |
+        (padded[p + 3] as number);
+    }
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15] as number;
       const b = w[i - 2] as number;
       const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
       const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) >>> 0;
+      w[i] = (w[i - 16] as number) + s0 + (w[i - 7] as number) + s1;
     }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as number[];
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let hh = h7;
     for (let i = 0; i < 64; i++) {
-      const S1 = rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25);
-      const ch = (e! & f!) ^ (~e! & g!);
-      const t1 = (hh! + S1 + ch + (K[i] as number) + (w[i] as number)) >>> 0;
-      const S0 = rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22);
-      const maj = (a! & b!) ^ (a! & c!) ^ (b! & c!);
+      const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+      const ch = (e & f) ^ (~e & g);
+      const t1 = (hh + S1 + ch + (K[i] as number) + (w[i] as number)) >>> 0;
+      const S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+      const maj = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (S0 + maj) >>> 0;
       hh = g;
       g = f;
       f = e;
-      e = (d! + t1) >>> 0;
+      e = (d + t1) >>> 0;
       d = c;
       c = b;
       b = a;
       a = (t1 + t2) >>> 0;
     }
-    h[0] = (h[0]! + a!) >>> 0;
-    h[1] = (h[1]! + b!) >>> 0;
-    h[2] = (h[2]! + c!) >>> 0;
-    h[3] = (h[3]! + d!) >>> 0;
-    h[4] = (h[4]! + e!) >>> 0;
-    h[5] = (h[5]! + f!) >>> 0;
-    h[6] = (h[6]! + g!) >>> 0;
-    h[7] = (h[7]! + hh!) >>> 0;
+    h0 = (h0 + a) >>> 0;
+    h1 = (h1 + b) >>> 0;
+    h2 = (h2 + c) >>> 0;
+    h3 = (h3 + d) >>> 0;
+    h4 = (h4 + e) >>> 0;
+    h5 = (h5 + f) >>> 0;
+    h6 = (h6 + g) >>> 0;
+    h7 = (h7 + hh) >>> 0;
   }
+  H[0] = h0;
+  H[1] = h1;
+  H[2] = h2;
+  H[3] = h3;
+  H[4] = h4;
+  H[5] = h5;
+  H[6] = h6;
+  H[7] = h7;
   const out = new Uint8Array(32);
-  const ov = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) ov.setUint32(i * 4, h[i] as number);
+  for (let i = 0; i < 8; i++) writeUint32(out, i * 4, H[i] as number);
   return out;
 }
 
+/** Big-endian, as DataView.setUint32 writes it. */
+function writeUint32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = (value >>> 16) & 0xff;
+  bytes[at + 2] = (value >>> 8) & 0xff;
+  bytes[at + 3] = value & 0xff;
+}
+
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array): string {
   let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) s += HEX_PAIRS[bytes[i] as number] as string;
   return s;
 }
 
