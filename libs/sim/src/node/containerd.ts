@@ -389,8 +389,12 @@ export class Containerd {
 
   /** The next instant something happens inside a container (an exit, a log line), or null. */
   nextEventAt(containerId?: string): number | null {
+    // One container (each status build of its pod asks) is looked up among all, without
+    // rebuilding the live list: a running container left out of that list is a server in its
+    // serve loop with no stop pending, which has no next event either.
+    const candidates = containerId === undefined ? this.liveContainers() : this.containers;
     let best: number | null = null;
-    for (const c of this.liveContainers()) {
+    for (const c of candidates) {
       if (c.state !== 'running' || (containerId !== undefined && c.id !== containerId)) continue;
       const killedAt = this.stoppedAt(c);
       if (killedAt !== undefined) {
