@@ -362,6 +362,8 @@ function prioritizeNodes(
   decision: SchedulingDecision,
 ): number[] {
   const totals = feasible.map(() => 0);
+  // per plugin that scored, its entry for each feasible node
+  const byPlugin: ScoreEntry[][] = [];
   for (const { plugin, weight } of profile.scores) {
     const pre = plugin.preScore ? plugin.preScore(pod, feasible, snapshot) : { skip: false };
     decision.scorePlugins.push({ plugin: plugin.name, weight, skipped: pre.skip });
@@ -374,6 +376,7 @@ function prioritizeNodes(
         )
       : raw;
     const entries = scoreEntriesOf(plugin.name, weight);
+    const column: ScoreEntry[] = [];
     for (let i = 0; i < feasible.length; i++) {
       const entry = scoreEntry(
         entries,
@@ -382,12 +385,17 @@ function prioritizeNodes(
         raw[i] as number,
         normalized[i] as number,
       );
-      (feasibleRecs[i] as NodeDecision).scores.push(entry);
+      column.push(entry);
       totals[i] = (totals[i] as number) + entry.weighted;
     }
+    byPlugin.push(column);
   }
   for (let i = 0; i < feasible.length; i++) {
-    (feasibleRecs[i] as NodeDecision).total = totals[i] as number;
+    const rec = feasibleRecs[i] as NodeDecision;
+    // each node's list made at its final length: records are kept for hundreds of cycles, and a
+    // list grown by push carried room for a dozen more entries
+    rec.scores = byPlugin.map((column) => column[i] as ScoreEntry);
+    rec.total = totals[i] as number;
   }
   return totals;
 }
