@@ -15,11 +15,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bullmqPrefix, LAB_QUEUE, LAB_TICK_JOB, labSchedulerId } from '@kubejourney/contracts';
-import { createLabDatabase, createPrismaClient, LabStore } from '@kubejourney/db';
-import { createLab, createRng, restoreLab, type SimLab } from '@kubejourney/sim';
+import { createPrismaClient } from '@kubejourney/db';
+import { createRng } from '@kubejourney/sim';
 import autocannon from 'autocannon';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -59,19 +57,8 @@ const PREFIX = `kj-bench:${randomUUID().slice(0, 8)}:`;
 const PORT = 4310;
 const BASE = `http://127.0.0.1:${PORT}`;
 
-const DEPLOYMENT = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'default' },
-  spec: {
-    replicas: 3,
-    selector: { matchLabels: { app: 'web' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
-    },
-  },
-};
+/** The Deployment every lab gets: 3 replicas of a cached image, `web-...` pods. */
+const APPLY_COMMAND = 'kubectl create deployment web --image=nginx:1.27 --replicas=3';
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
@@ -202,37 +189,14 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [start('apps/api/dist/main.js', env)];
   for (let i = 0; i < WORKERS; i++) children.push(start('apps/worker/dist/main.js', env));
   const redis = new Redis(REDIS_URL);
-  const queue = new Queue(LAB_QUEUE, {
-    connection: { url: REDIS_URL },
-    prefix: bullmqPrefix(PREFIX),
-  });
   const prisma = createPrismaClient(DB_URL);
-  const labDb = createLabDatabase(DB_URL);
-  // The bench applies Deployments through the apiserver, as the API's request path does.
-  const store = new LabStore<SimLab>(
-    labDb,
-    {
-      create: (b) => createLab({ seed: b.seed }),
-      restore: (text) => restoreLab(text),
-    },
-    { maxCatchUpMs: 2_000, restoreTraceEvents: 100, cacheSize: 10 },
-  );
-  const apply = async (labId: string) => {
-    await store.write(labId, { skipLocked: false }, (ctx) => {
-      ctx.catchUp();
-      ctx.isMutated = true;
-      ctx.lab.request('kubernetes-admin', {
-        verb: 'create',
-        resource: 'deployments',
-        namespace: 'default',
-        body: DEPLOYMENT,
-      });
-    });
-    await queue.upsertJobScheduler(
-      labSchedulerId(labId),
-      { every: 250 },
-      { name: LAB_TICK_JOB, data: { labId }, opts: { removeOnComplete: true, removeOnFail: 100 } },
-    );
+  // A learner's apply: one command through POST /exec (the API runs it on its cached lab and
+  // arms the lab's tick scheduler, as for any command that leaves the cluster converging).
+  const apply = async (cookie: string, labId: string) => {
+    const r = await api('POST', `/api/labs/${labId}/exec`, cookie, { command: APPLY_COMMAND });
+    if (r.status !== 200 || r.body?.exitCode !== 0) {
+      throw new Error(`apply on lab ${labId}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+    }
   };
   const isConverged = async (cookie: string, labId: string) => {
     const v = await api('GET', `/api/labs/${labId}`, cookie);
@@ -276,7 +240,7 @@ async function main(): Promise<void> {
     const toRunning: number[] = [];
     for (const labId of created.slice(0, Math.min(5, created.length))) {
       const t0 = performance.now();
-      await apply(labId);
+      await apply(cookie, labId);
       while (!(await isConverged(cookie, labId))) await sleep(50);
       toRunning.push(performance.now() - t0);
     }
@@ -310,7 +274,7 @@ async function main(): Promise<void> {
     const revBefore = await prisma.lab.aggregate({ _sum: { revision: true } });
     const w0 = performance.now();
     await inParallel(many.length, async (i) => {
-      await apply(many[i]!);
+      await apply(cookie, many[i]!);
       return true;
     });
     const applySeconds = (performance.now() - w0) / 1000;
@@ -492,10 +456,8 @@ async function main(): Promise<void> {
     console.log('D concurrent', results.concurrent);
   } finally {
     await Promise.all(children.map((child) => stop(child)));
-    await queue.close();
     await redis.quit();
     await prisma.$disconnect();
-    await labDb.end();
   }
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   const file = path.join(ROOT, `bench/results/labs-${Date.now()}.json`);
