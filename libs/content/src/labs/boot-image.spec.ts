@@ -1,4 +1,4 @@
-import { ADMIN_USER, createLab, type SimLab } from '@kubejourney/sim';
+import { createLab, runCommandLine, type SimLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '../scenarios/scenarios.data';
 import { BOOT_IMAGE_SEED, labFromImage, warmImage } from './boot-image';
@@ -14,25 +14,12 @@ function podsOf(lab: SimLab, namespace: string): TPodLike[] {
 }
 
 function applyWeb(lab: SimLab): void {
-  const res = lab.request(ADMIN_USER, {
-    verb: 'create',
-    resource: 'deployments',
-    namespace: 'default',
-    body: {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: 'web' } },
-        template: {
-          metadata: { labels: { app: 'web' } },
-          spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
-        },
-      },
-    },
-  });
-  expect(res.code).toBe(201);
+  const out = runCommandLine(
+    lab,
+    'kubectl create deployment web --image=nginx:1.27 --replicas=3',
+    (ms) => lab.advance(ms),
+  );
+  expect(out.stdout).toBe('deployment.apps/web created\n');
   for (let i = 0; i < 10; i++) lab.advance(500);
 }
 
