@@ -9,7 +9,7 @@ export const BOOT_IMAGE_SEED = 1;
 /**
  * Labs start from boot images, as cloud machines start from a disk image: booting a cluster
  * costs ~90 ms of CPU (about 12 simulated seconds of kubeadm, kubelets and addons), restoring
- * one from its serialized text ~7 ms. An image is built once per process and kind (sandbox, or
+ * one from its serialized text ~9 ms. An image is built once per process and kind (sandbox, or
  * a scenario's healthy prelude) and never changes, so a lab restored from it is the same lab
  * whichever process built the image: same seed and same inputs still give the same cluster.
  * The pods the boot created (CoreDNS, kube-proxy, static pods) therefore carry the same names
