@@ -1291,22 +1291,13 @@ function containerView(
   waitingReason: string,
   runsToCompletion: boolean,
 ): ContainerView {
+  // Views are built for every status sync of every pod and only read field by field (into
+  // toContainerStatus), so they are plain literals without spreads; the state objects, which go
+  // into the status as they are, keep their key order.
   const { host, ctx } = env;
   const c = rt.containers[spec.name];
   const rec = c?.containerId ? host.containerd.get(c.containerId) : undefined;
-  const lastState: ContainerState = c?.lastTermination
-    ? {
-        terminated: {
-          exitCode: c.lastTermination.exitCode,
-          reason: c.lastTermination.reason,
-          startedAt: iso(c.lastTermination.startedAt),
-          finishedAt: iso(c.lastTermination.finishedAt),
-          containerID: c.lastTermination.containerID,
-        },
-      }
-    : {};
-  const base = { name: spec.name, image: spec.image, restartCount: c?.restartCount ?? 0 };
-  const imageInfo = rec ? { imageRef: rec.imageRef, imageID: rec.imageDigest } : {};
+  const restartCount = c?.restartCount ?? 0;
   const inBackoff = c?.stage === 'exited' && c.waiting !== undefined;
   if (
     !c ||
@@ -1318,22 +1309,28 @@ function containerView(
     !rec
   ) {
     const waiting = c?.waiting ?? { reason: waitingReason };
-    const restarted = !!c?.lastTermination;
-    return {
-      ...base,
-      ...(restarted && rec ? imageInfo : {}),
-      ...(restarted ? { containerID: c!.lastTermination!.containerID } : {}),
+    const last = c?.lastTermination;
+    const view: ContainerView = {
+      name: spec.name,
+      image: spec.image,
+      restartCount,
       state: {
-        waiting: {
-          reason: waiting.reason,
-          ...(waiting.message ? { message: waiting.message } : {}),
-        },
+        waiting: waiting.message
+          ? { reason: waiting.reason, message: waiting.message }
+          : { reason: waiting.reason },
       },
-      lastState: restarted && c?.lastTermination ? lastStateOfPrevious(c, iso) : lastState,
+      lastState: c?.lastTermination ? lastStateOfPrevious(c, iso) : {},
       ready: false,
       started: false,
     };
+    if (last && rec) {
+      view.imageRef = rec.imageRef;
+      view.imageID = rec.imageDigest;
+    }
+    if (last) view.containerID = last.containerID;
+    return view;
   }
+  const containerID = `containerd://${rec.id}`;
   if (rec.state === 'running') {
     const startupOk = runsToCompletion || !spec.startupProbe || !!c.startupSucceeded;
     const ready =
@@ -1342,13 +1339,16 @@ function containerView(
       c.stage === 'running' &&
       (!spec.readinessProbe || c.probes.readiness?.result === 'success');
     return {
-      ...base,
-      ...imageInfo,
-      containerID: `containerd://${rec.id}`,
+      name: spec.name,
+      image: spec.image,
+      restartCount,
+      imageRef: rec.imageRef,
+      imageID: rec.imageDigest,
+      containerID,
       state: { running: { startedAt: iso(rec.startedAt ?? ctx.now) } },
       lastState:
-        c.lastTermination && c.lastTermination.containerID !== `containerd://${rec.id}`
-          ? lastState
+        c.lastTermination && c.lastTermination.containerID !== containerID
+          ? lastStateOfPrevious(c, iso)
           : {},
       ready,
       started: startupOk,
@@ -1358,9 +1358,12 @@ function containerView(
   const completed = runsToCompletion && (rec.exitCode ?? 0) === 0;
   const prior = c.priorTermination;
   return {
-    ...base,
-    ...imageInfo,
-    containerID: `containerd://${rec.id}`,
+    name: spec.name,
+    image: spec.image,
+    restartCount,
+    imageRef: rec.imageRef,
+    imageID: rec.imageDigest,
+    containerID,
     state: {
       terminated: {
         exitCode: rec.exitCode ?? 0,
