@@ -5,14 +5,18 @@ export const DEFAULT_START_TIME = '2026-01-05T09:00:00Z';
 
 /** RFC3339 with second precision, as metav1.Time serializes. */
 export function isoAt(startMs: number, simMs: number): string {
-  // Every write in one tick asks for the same instant: format it once.
-  if (startMs === lastIso.start && simMs === lastIso.sim) return lastIso.text;
+  // Every write in one tick asks for the same instant, and every component wake-up asks for its
+  // own: the text only changes with the second, so each second is formatted once.
+  const second = Math.floor((startMs + simMs) / 1000);
+  if (second === lastIsoSecond) return lastIsoText;
   const text = new Date(startMs + simMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  lastIso = { start: startMs, sim: simMs, text };
+  lastIsoSecond = second;
+  lastIsoText = text;
   return text;
 }
 
-let lastIso = { start: NaN, sim: NaN, text: '' };
+let lastIsoSecond = NaN;
+let lastIsoText = '';
 
 /**
  * isoAt for instants that come back over and over (a kubelet prints each container's start time
