@@ -190,18 +190,33 @@ function cond(
   message?: string,
 ): Condition {
   const status = ok ? 'True' : 'False';
-  const key = `${type}=${status}`;
+  const keys = transitionKeys(type);
+  const key = ok ? keys.ifTrue : keys.ifFalse;
   view.transitions[key] ??= view.nowIso;
   // A flip resets the other side's memory, so the next flip gets a fresh transition time.
-  delete view.transitions[`${type}=${ok ? 'False' : 'True'}`];
-  return {
+  delete view.transitions[ok ? keys.ifFalse : keys.ifTrue];
+  // five of these per status sync of every pod: no spreads
+  const condition: Condition = {
     type,
     status,
     lastProbeTime: null,
     lastTransitionTime: view.transitions[key],
-    ...(reason ? { reason } : {}),
-    ...(message ? { message } : {}),
   };
+  if (reason) condition.reason = reason;
+  if (message) condition.message = message;
+  return condition;
+}
+
+/** `<type>=True` and `<type>=False`, the keys of a condition's transition times, made once. */
+const conditionKeys = new Map<string, { ifTrue: string; ifFalse: string }>();
+
+function transitionKeys(type: string): { ifTrue: string; ifFalse: string } {
+  let keys = conditionKeys.get(type);
+  if (keys === undefined) {
+    keys = { ifTrue: `${type}=True`, ifFalse: `${type}=False` };
+    conditionKeys.set(type, keys);
+  }
+  return keys;
 }
 
 function toContainerStatus(c: ContainerView): ContainerStatus {
