@@ -155,10 +155,7 @@ export class ApiServer {
     ns: Map<string, { roles: Role[]; bindings: RoleBinding[] }>;
     source?: RbacSource;
     /** RBAC decisions per user and request attributes, until an RBAC object changes */
-    decisions: WeakMap<
-      UserInfo,
-      { name: string; groups: string[]; answers: Map<string, Decision> }
-    >;
+    decisions: WeakMap<UserInfo, UserAnswers>;
   } = {
     ns: new Map(),
     decisions: new WeakMap(),
@@ -502,7 +499,7 @@ export class ApiServer {
       resource,
       namespace: info.namespaced ? opts.namespace : undefined,
     };
-    const decision = this.authorize(attrs);
+    const decision = this.authorizeWatch(attrs);
     if (!decision.allowed)
       return S.forbidden(info, undefined, forbiddenReason(attrs, decision.reason));
     const parsed = this.parsedSelectors(resource, opts.labelSelector, opts.fieldSelector);
@@ -576,19 +573,21 @@ export class ApiServer {
     { upTo: number; matches: { ev: CachedEvent; type: WatchEvent['type'] }[] }
   >();
 
-  private selectorMemo = new Map<
-    string,
-    { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string }
-  >();
+  /** by resource, label selector, field selector (the callers' own strings: no key to build) */
+  private selectorMemo = new Map<string, Map<string, Map<string, ParsedSelectors>>>();
+  private selectorMemoSize = 0;
 
   /** Watches repeat the same selectors every loop: parse each distinct one once. */
   private parsedSelectors(
     resource: string,
     label: string | undefined,
     field: string | undefined,
-  ): { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string } {
-    const key = `${resource}\u0000${label ?? ''}\u0000${field ?? ''}`;
-    let hit = this.selectorMemo.get(key);
+  ): ParsedSelectors {
+    let byLabel = this.selectorMemo.get(resource);
+    if (!byLabel) this.selectorMemo.set(resource, (byLabel = new Map()));
+    let byField = byLabel.get(label ?? '');
+    if (!byField) byLabel.set(label ?? '', (byField = new Map()));
+    let hit = byField.get(field ?? '');
     if (!hit) {
       try {
         hit = {
@@ -598,8 +597,13 @@ export class ApiServer {
       } catch (err) {
         hit = { error: (err as Error).message };
       }
-      if (this.selectorMemo.size > 1000) this.selectorMemo.clear();
-      this.selectorMemo.set(key, hit);
+      if (this.selectorMemoSize > 1000) {
+        this.selectorMemo.clear();
+        this.selectorMemoSize = 0;
+        return hit;
+      }
+      byField.set(field ?? '', hit);
+      this.selectorMemoSize++;
     }
     return hit;
   }
@@ -1247,13 +1251,7 @@ export class ApiServer {
     // from the RBAC objects alone, so an answer holds until one of them changes.
     // Authenticated users are the authenticator's own objects: answers hang off each of them
     // (checked against the name and groups they were given for).
-    const { user } = attrs;
-    const byUser = this.rbacMemo.decisions;
-    let mine = byUser.get(user);
-    if (mine === undefined || mine.name !== user.name || !sameStrings(mine.groups, user.groups)) {
-      mine = { name: user.name, groups: [...user.groups], answers: new Map() };
-      byUser.set(user, mine);
-    }
+    const mine = this.answersFor(attrs.user);
     const key = `${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}\u0000${attrs.name ?? ''}`;
     let decision = mine.answers.get(key);
     if (decision === undefined) {
@@ -1262,6 +1260,40 @@ export class ApiServer {
       mine.answers.set(key, decision);
     }
     return { ...decision };
+  }
+
+  /** The memo of a user's answers, fresh when the user's name or groups changed. */
+  private answersFor(user: UserInfo): UserAnswers {
+    const byUser = this.rbacMemo.decisions;
+    let mine = byUser.get(user);
+    if (mine === undefined || mine.name !== user.name || !sameStrings(mine.groups, user.groups)) {
+      mine = { name: user.name, groups: [...user.groups], answers: new Map(), watches: new Map() };
+      byUser.set(user, mine);
+    }
+    return mine;
+  }
+
+  /**
+   * authorize for a watch (verb, group and resource fixed by the resource; no name): every
+   * informer of every component asks on each wake-up, so the whole answer, node authorizer and
+   * system:masters included, is kept per user, resource and namespace until RBAC changes. Only
+   * read here, never handed out.
+   */
+  private authorizeWatch(attrs: RequestAttributes): Decision {
+    const mine = this.answersFor(attrs.user);
+    let byNamespace = mine.watches.get(attrs.resource);
+    if (byNamespace === undefined) {
+      if (mine.watches.size >= RBAC_DECISIONS_MAX) mine.watches.clear();
+      mine.watches.set(attrs.resource, (byNamespace = new Map()));
+    }
+    const ns = attrs.namespace ?? '';
+    let decision = byNamespace.get(ns);
+    if (decision === undefined) {
+      decision = this.authorize(attrs);
+      if (byNamespace.size >= RBAC_DECISIONS_MAX) byNamespace.clear();
+      byNamespace.set(ns, decision);
+    }
+    return decision;
   }
 
   /** Authorization check for a user by name/groups (kubectl auth can-i --as, graders). */
@@ -1776,6 +1808,18 @@ function bookmark(info: ResourceInfo, revision: number): WatchEvent {
 /** The watch event of a cached change, made once and shared (frozen) by every watcher. */
 const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
 
+type ParsedSelectors =
+  { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string };
+
+/** What one authenticated user was answered, until an RBAC object changes. */
+interface UserAnswers {
+  name: string;
+  groups: string[];
+  answers: Map<string, Decision>;
+  /** watch answers, by resource then namespace ('' for none) */
+  watches: Map<string, Map<string, Decision>>;
+}
+
 function sharedWatchEvent(ev: CachedEvent): WatchEvent {
   let w = sharedEvents.get(ev);
   if (w === undefined) {
@@ -1906,21 +1950,23 @@ function describeRequest(ctx: Ctx): string {
   return `${base}${ns}/${info.resource}${name}${sub}`;
 }
 
+// every response prints its status text: the table is made once
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  0: 'connection refused',
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  504: 'Gateway Timeout',
+};
+
 function statusText(code: number): string {
-  const t: Record<number, string> = {
-    0: 'connection refused',
-    200: 'OK',
-    201: 'Created',
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'Not Found',
-    405: 'Method Not Allowed',
-    409: 'Conflict',
-    410: 'Gone',
-    422: 'Unprocessable Entity',
-    500: 'Internal Server Error',
-    504: 'Gateway Timeout',
-  };
-  return t[code] ?? '';
+  return STATUS_TEXT[code] ?? '';
 }
