@@ -1900,11 +1900,10 @@ function watchMatches(
 
 const META_SKIP = new Set(['managedFields', 'resourceVersion']);
 
-function definedKeys(o: Record<string, unknown>, skip?: Set<string>): string[] {
-  return Object.keys(o).filter((k) => o[k] !== undefined && !skip?.has(k));
-}
-
-/** Structural equality of JSON data (undefined = absent); at the top, metadata ignores RV and managedFields. */
+/**
+ * Structural equality of JSON data (undefined = absent); at the top, metadata ignores RV and
+ * managedFields. Every update asks (a no-op writes nothing): keys are walked, not listed.
+ */
 function equalJson(x: unknown, y: unknown, top = false, skip?: Set<string>): boolean {
   if (x === y) return true;
   if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
@@ -1915,13 +1914,16 @@ function equalJson(x: unknown, y: unknown, top = false, skip?: Set<string>): boo
   }
   const xo = x as Record<string, unknown>;
   const yo = y as Record<string, unknown>;
-  const xk = definedKeys(xo, skip);
-  if (xk.length !== definedKeys(yo, skip).length) return false;
-  for (const k of xk) {
+  let xCount = 0;
+  for (const k in xo) {
+    if (xo[k] === undefined || skip?.has(k)) continue;
+    xCount++;
     if (!equalJson(xo[k], yo[k], false, top && k === 'metadata' ? META_SKIP : undefined))
       return false;
   }
-  return true;
+  let yCount = 0;
+  for (const k in yo) if (yo[k] !== undefined && !skip?.has(k)) yCount++;
+  return xCount === yCount;
 }
 
 function resourceOfKind(kind: string): string {
