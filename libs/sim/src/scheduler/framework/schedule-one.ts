@@ -241,8 +241,9 @@ export function scheduleOne(input: CycleInput): CycleOutput {
       node: n.name,
       evaluated: false,
       feasible: false,
-      filters: [],
-      scores: [],
+      // replaced for the nodes that are evaluated (filters) and scored (scores)
+      filters: NO_VERDICTS,
+      scores: NO_SCORES,
       total: null,
     })),
     scorePlugins: [],
@@ -399,6 +400,10 @@ function prioritizeNodes(
   }
   return totals;
 }
+
+// The lists of a node that was not evaluated or not scored, shared (and frozen) by all records.
+const NO_VERDICTS = Object.freeze([]) as unknown as FilterVerdict[];
+const NO_SCORES = Object.freeze([]) as unknown as ScoreEntry[];
 
 // Score entries hold no per-node data beyond their numbers, and most nodes score alike: one
 // frozen entry per plugin, weight and score pair, shared by every record that has it.
