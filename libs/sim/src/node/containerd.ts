@@ -286,8 +286,8 @@ export class Containerd {
       files: [],
       logs: [],
     };
+    // (the live list stands: it holds running containers only, and gc drops exited ones)
     this.containers.push(c);
-    this.live = null;
     this.changed();
     this.gc(sb.podUid, spec.name);
     return c;
@@ -492,21 +492,26 @@ export class Containerd {
     const d = new Date(this.env.epochMs + t);
     const p = (n: number, w = 2): string => String(n).padStart(w, '0');
     const hms = `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-    const sb = this.sandboxes.find((s) => s.id === c.sandboxId);
-    return line
-      .replace(
+    // every container start logs a few lines: only the placeholders a line has are formatted
+    let out = line;
+    if (out.includes('%NGINX_TIME%'))
+      out = out.replace(
         /%NGINX_TIME%/g,
         `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${hms}`,
-      )
-      .replace(
+      );
+    if (out.includes('%HTTPD_TIME%'))
+      out = out.replace(
         /%HTTPD_TIME%/g,
         `${WEEKDAY_ABBR[d.getUTCDay()]} ${MONTH_ABBR[d.getUTCMonth()]} ${p(d.getUTCDate())} ${hms}.${p(d.getUTCMilliseconds(), 3)}${p(0, 3)} ${d.getUTCFullYear()}`,
-      )
-      .replace(
+      );
+    if (out.includes('%DATE%'))
+      out = out.replace(
         /%DATE%/g,
         `${WEEKDAY_ABBR[d.getUTCDay()]} ${MONTH_ABBR[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)} ${hms} UTC ${d.getUTCFullYear()}`,
-      )
-      .replace(/%POD_IP%/g, sb?.ip ?? '');
+      );
+    if (out.includes('%POD_IP%'))
+      out = out.replace(/%POD_IP%/g, this.sandboxes.find((s) => s.id === c.sandboxId)?.ip ?? '');
+    return out;
   }
 
   // ---------- talking to apps ----------
