@@ -45,6 +45,26 @@ export async function upsertIgnoringRace(upsert: () => Promise<unknown>): Promis
   }
 }
 
+/** A converging lab's tick scheduler: one BullMQ Job Scheduler per lab, `lab.tick` every `everyMs`. */
+export function createLabScheduler(queue: Queue<TLabTickPayload>, everyMs: number): TLabScheduler {
+  return {
+    async arm(labId) {
+      await queue.upsertJobScheduler(
+        labSchedulerId(labId),
+        { every: everyMs },
+        {
+          name: LAB_TICK_JOB,
+          data: { labId },
+          opts: { removeOnComplete: true, removeOnFail: 100 },
+        },
+      );
+    },
+    async disarm(labId) {
+      await queue.removeJobScheduler(labSchedulerId(labId));
+    },
+  };
+}
+
 /** Redis list the ticks append to when LAB_METRICS=1 (read by bench/labs). */
 export function labMetricsKey(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}lab-metrics`;
@@ -74,22 +94,7 @@ export async function startLabRuntime(
     restoreTraceEvents: labConfig.restoreTraceEvents,
     cacheSize: labConfig.cacheSize,
   });
-  const scheduler: TLabScheduler = {
-    async arm(labId) {
-      await queue.upsertJobScheduler(
-        labSchedulerId(labId),
-        { every: labConfig.tickEveryMs },
-        {
-          name: LAB_TICK_JOB,
-          data: { labId },
-          opts: { removeOnComplete: true, removeOnFail: 100 },
-        },
-      );
-    },
-    async disarm(labId) {
-      await queue.removeJobScheduler(labSchedulerId(labId));
-    },
-  };
+  const scheduler = createLabScheduler(queue, labConfig.tickEveryMs);
   // a name no other running worker has (two processes may share a pid across machines)
   const self = `${globalThis.process.pid}-${randomUUID().slice(0, 8)}`;
   const tickerKey = (labId: string) => `${config.redisKeyPrefix}lab-ticker:${labId}`;

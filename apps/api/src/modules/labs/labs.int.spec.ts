@@ -514,6 +514,45 @@ describe('labs', () => {
     },
   );
 
+  it('should wake a hibernated lab when its learner comes back, from the cluster time it stopped at', async () => {
+    const id = (await createLab(cyd)).id;
+    // as the worker's hibernation leaves it (apps/worker lab-hibernate.int.spec.ts): asleep,
+    // its clock anchored an hour ago, its learner gone for longer than that
+    const hourAgo = Date.now() - 60 * 60_000;
+    await t.prisma.lab.update({
+      where: { id },
+      data: {
+        status: 'HIBERNATED',
+        clockAnchorWallMs: hourAgo,
+        lastTickWallMs: hourAgo,
+        lastActiveAt: new Date(hourAgo),
+      },
+    });
+    const slept = await storedClock(id);
+    const summary = (await http().get('/api/labs').set('Cookie', cyd).expect(200)).body.labs as {
+      id: string;
+      status: string;
+    }[];
+    expect(summary.find((l) => l.id === id)?.status).toBe('hibernated');
+
+    const view = await getView(cyd, id);
+    expect(view.status).toBe('active');
+    // no catch-up of the hour: the clock restarts where it stopped
+    expect(await storedClock(id)).toMatchObject({ simTimeMs: slept.simTimeMs });
+    const row = await t.prisma.lab.findUniqueOrThrow({ where: { id } });
+    expect(row.lastActiveAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // and runs again with the wall clock: a command a second later sees it about a second on
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await http()
+      .post(`/api/labs/${id}/exec`)
+      .set('Cookie', cyd)
+      .send({ command: 'kubectl get nodes' })
+      .expect(200);
+    const moved = (await storedClock(id)).simTimeMs - slept.simTimeMs;
+    expect(moved).toBeGreaterThanOrEqual(1_000);
+    expect(moved).toBeLessThan(2_000);
+  });
+
   it('should delete a lab and its scheduler when deleted', async () => {
     await http().delete(`/api/labs/${labId}`).set('Cookie', ada).expect(204);
     await http().get(`/api/labs/${labId}`).set('Cookie', ada).expect(404);
