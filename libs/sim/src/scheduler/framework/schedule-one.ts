@@ -126,18 +126,25 @@ function runFilterSteps(
     const step = steps[i] as FilterStep;
     if (step.skipped) continue;
     const status = step.plugin.filter(pod, node, step.state, snapshot);
-    if (isRejected(status)) {
-      const verdicts = steps.map((s, j) => (j < i ? (s.skipped ? s.skip : s.pass) : s.notRun));
-      verdicts[i] = {
-        plugin: step.plugin.name,
-        verdict: 'fail',
-        code: status.code,
-        reasons: status.reasons,
-      };
-      return { status, plugin: step.plugin.name, verdicts };
-    }
+    if (isRejected(status)) return rejectedAt(steps, i, status);
   }
   return passedAll(steps);
+}
+
+/**
+ * The outcome of a node rejected by step `at`: earlier steps passed (or were skipped), later ones
+ * did not run. Apart from the loop above, so that no closure captures its index (a captured loop
+ * variable costs an allocation on every iteration).
+ */
+function rejectedAt(
+  steps: FilterStep[],
+  at: number,
+  status: Extract<Status, { reasons: string[] }>,
+): FilterOutcome {
+  const plugin = (steps[at] as FilterStep).plugin.name;
+  const verdicts = steps.map((s, j) => (j < at ? (s.skipped ? s.skip : s.pass) : s.notRun));
+  verdicts[at] = { plugin, verdict: 'fail', code: status.code, reasons: status.reasons };
+  return { status, plugin, verdicts };
 }
 
 // The outcome of a node that passes every filter depends on the cycle's steps only: one frozen
@@ -377,7 +384,7 @@ function prioritizeNodes(
         )
       : raw;
     const entries = scoreEntriesOf(plugin.name, weight);
-    const column: ScoreEntry[] = [];
+    const column: ScoreEntry[] = new Array<ScoreEntry>(feasible.length);
     for (let i = 0; i < feasible.length; i++) {
       const entry = scoreEntry(
         entries,
@@ -386,7 +393,7 @@ function prioritizeNodes(
         raw[i] as number,
         normalized[i] as number,
       );
-      column.push(entry);
+      column[i] = entry;
       totals[i] = (totals[i] as number) + entry.weighted;
     }
     byPlugin.push(column);
@@ -394,8 +401,12 @@ function prioritizeNodes(
   for (let i = 0; i < feasible.length; i++) {
     const rec = feasibleRecs[i] as NodeDecision;
     // each node's list made at its final length: records are kept for hundreds of cycles, and a
-    // list grown by push carried room for a dozen more entries
-    rec.scores = byPlugin.map((column) => column[i] as ScoreEntry);
+    // list grown by push carried room for a dozen more entries (a loop, not a map whose closure
+    // would capture i)
+    const scores = new Array<ScoreEntry>(byPlugin.length);
+    for (let p = 0; p < byPlugin.length; p++)
+      scores[p] = (byPlugin[p] as ScoreEntry[])[i] as ScoreEntry;
+    rec.scores = scores;
     rec.total = totals[i] as number;
   }
   return totals;
