@@ -8,8 +8,6 @@ import { defaultNormalizeScore, SUCCESS, unresolvable } from '../framework/plugi
 
 export const TAINT_TOLERATION = 'TaintToleration';
 
-const NO_TAINTS: readonly Taint[] = [];
-
 /** v1.25–1.33 wording: the first untolerated taint, with key and value. */
 export function untoleratedTaintReason(taint: Taint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
@@ -70,10 +68,15 @@ export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
     return { skip: false, state };
   },
   score(_pod, node, tolerations) {
+    const taints = node.node.spec.taints;
+    if (!taints) return 0;
+    // an index loop: for-of here left an iterator per node of every cycle
     let untolerated = 0;
-    for (const taint of node.node.spec.taints ?? NO_TAINTS)
+    for (let i = 0; i < taints.length; i++) {
+      const taint = taints[i] as Taint;
       if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint))
         untolerated++;
+    }
     return untolerated;
   },
   normalize(scores) {
