@@ -325,7 +325,20 @@ export function createKubelet(host: NodeHost): Kubelet {
 
   // ------------------------------------------------------------ pods
 
-  const lastPosted = new WeakMap<PodRuntime, { fp: string; status: PodStatus }>();
+  // The status each runtime posted last (while its postedStatus is that status's text), and
+  // whether JSON prints it plainly enough for sameJson to be exact about it.
+  const lastPosted = new WeakMap<PodRuntime, { status: PodStatus; plain: boolean }>();
+  // Runtimes whose postedStatus text is still to be written: the text is only read by a save (or
+  // by the comparison after a restore), so the JSON of every status posted is not made at once.
+  const unwrittenTexts = new Map<PodRuntime, PodStatus>();
+  const writePostedTexts = (): void => {
+    for (const [rt, status] of unwrittenTexts) rt.postedStatus = JSON.stringify(status);
+    unwrittenTexts.clear();
+  };
+  const forgetPosted = (rt: PodRuntime): void => {
+    lastPosted.delete(rt);
+    unwrittenTexts.delete(rt);
+  };
 
   /** Returns false when the status could not be written (retried on the next reconcile). */
   const postPodStatus = (
@@ -350,11 +363,16 @@ export function createKubelet(host: NodeHost): Kubelet {
       terminal: rt.terminal,
     });
     // Most syncs rebuild the status that was posted last: compared with the object posted (when
-    // this kubelet posted it) before falling back to its JSON text.
+    // this kubelet posted it), then by JSON text only where sameJson could miss equal texts.
     const posted = lastPosted.get(rt);
-    if (posted && posted.fp === rt.postedStatus && sameJson(posted.status, status)) return true;
-    const fp = JSON.stringify(status);
-    if (fp === rt.postedStatus) return true;
+    if (posted && sameJson(posted.status, status)) return true;
+    const plain = isPlainJson(status);
+    let fp: string | undefined;
+    if (!posted || !posted.plain || !plain) {
+      fp = JSON.stringify(status);
+      if (unwrittenTexts.has(rt)) writePostedTexts();
+      if (fp === rt.postedStatus) return true;
+    }
     const res = ctx.client.request({
       verb: 'update',
       resource: 'pods',
@@ -365,8 +383,15 @@ export function createKubelet(host: NodeHost): Kubelet {
       causedBy: rt.cause,
     });
     if (res.code !== 200) return false; // retried on the next sync
-    rt.postedStatus = fp;
-    lastPosted.set(rt, { fp, status });
+    if (fp !== undefined) {
+      rt.postedStatus = fp;
+      unwrittenTexts.delete(rt);
+    } else {
+      // the field is set now (its place among the runtime's keys is part of the saved state)
+      rt.postedStatus = TEXT_UNWRITTEN;
+      unwrittenTexts.set(rt, status);
+    }
+    lastPosted.set(rt, { status, plain });
     const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
     const total = (status.containerStatuses ?? []).length;
     const waiting =
@@ -487,6 +512,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         // its status goes out on the next sync
         staticRetry.add(sp.hash);
         if (res.code === 201) {
+          forgetPosted(rt);
           rt.postedStatus = undefined;
           rt.cause = emit(
             ctx,
@@ -545,6 +571,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         causedBy: rt.cause,
       });
     }
+    forgetPosted(rt);
     delete state.pods[rt.uid];
   };
 
@@ -757,18 +784,24 @@ export function createKubelet(host: NodeHost): Kubelet {
       );
     },
     reconcile,
-    podRuntime: (uid) => state.pods[uid],
+    podRuntime: (uid) => {
+      writePostedTexts();
+      return state.pods[uid];
+    },
     resumePoints: (): Record<string, number> => {
       const at = resumeFrom ?? watchSeen;
       return at >= 0 ? { pods: at } : {};
     },
-    saveState: () =>
-      (saved ??= frozenJsonCopy(
+    saveState: () => {
+      writePostedTexts();
+      return (saved ??= frozenJsonCopy(
         { ...state, events: recorder.toJSON(), sync: syncState() } as unknown,
         { nonFinite: 'string' },
-      )),
+      ));
+    },
     loadState: (s: unknown) => {
       saved = null;
+      unwrittenTexts.clear();
       const revive = jsonCopy((s ?? initialState()) as KubeletState, { reviveInfinity: true });
       const { events: counts, sync, ...rest } = revive;
       state = { ...initialState(), ...rest };
@@ -849,6 +882,26 @@ function initializingReason(pod: Pod, statuses: ContainerStatus[]): string {
       : `Init:${i}/${statuses.length}`;
   }
   return '';
+}
+
+/** A posted status's text not written yet (never read: every reader writes the texts first). */
+const TEXT_UNWRITTEN = '';
+
+/**
+ * True when JSON prints the value exactly as sameJson compares it: no numbers JSON prints as null
+ * (NaN, Infinity) and no toJSON methods. sameJson answers false only for different texts then.
+ */
+function isPlainJson(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'bigint') return false; // JSON.stringify throws on it
+  if (v === null || typeof v !== 'object') return true;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(v)) {
+    for (const x of v) if (!isPlainJson(x)) return false;
+    return true;
+  }
+  for (const k in v) if (!isPlainJson((v as Record<string, unknown>)[k])) return false;
+  return true;
 }
 
 const NODE_CONDITIONS_SUMMARY = 'MemoryPressure=False, DiskPressure=False, PIDPressure=False';
