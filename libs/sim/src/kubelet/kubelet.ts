@@ -381,6 +381,8 @@ export function createKubelet(host: NodeHost): Kubelet {
       subresource: 'status',
       body: { ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status },
       causedBy: rt.cause,
+      // only the code is read
+      readOnly: true,
     });
     if (res.code !== 200) return false; // retried on the next sync
     if (fp !== undefined) {

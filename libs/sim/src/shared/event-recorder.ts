@@ -83,7 +83,14 @@ export class EventRecorder {
       reportingComponent: source.component,
       reportingInstance: source.host ?? '',
     };
-    const res = client.request({ verb: 'create', resource: 'events', namespace, body: event });
+    // only the code is read: no copy of the stored Event is made for the answer
+    const res = client.request({
+      verb: 'create',
+      resource: 'events',
+      namespace,
+      body: event,
+      readOnly: true,
+    });
     if (res.code === 201 || res.code === 200) {
       this.remember(key, 1);
     } else if (res.code === 409) {
@@ -127,5 +134,6 @@ function patchCount(
     name,
     patchType: 'merge',
     body: { count, lastTimestamp: nowIso },
+    readOnly: true,
   }).code;
 }
