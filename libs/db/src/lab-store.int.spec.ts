@@ -386,3 +386,67 @@ async function storedCore(labId: string): Promise<string> {
   const row = await prisma.lab.findUniqueOrThrow({ where: { id: labId } });
   return row.coreState;
 }
+
+describe('LabStore with boot images', () => {
+  // Labs "from an image": the fresh lab's first events stand for the image's, as a lab
+  // restored from a boot image starts with the image's trace (libs/content boot-image.ts).
+  const imageId = `spec-image@${randomUUID()}`;
+  const imageEngine = (traceSeq: number): TLabEngine<SimLab> => ({
+    ...engine,
+    bootImageTrace: () => ({ id: imageId, traceSeq }),
+  });
+
+  it("should store an image's trace once, keep each lab's own events apart, and read them back as one trace", async () => {
+    const reference = createLab({ seed: 11 });
+    reference.advance(0);
+    const fresh = reference.trace(0);
+    const traceSeq = 20;
+    expect(fresh.length).toBeGreaterThan(traceSeq);
+    const store = new LabStore(labDb, imageEngine(traceSeq), {
+      maxCatchUpMs: 60_000,
+      restoreTraceEvents: 10_000,
+      cacheSize: 10,
+      now: () => wall,
+    });
+    const a = await createOne(store);
+    const b = await createOne(store);
+    const shared = await prisma.labImageTraceEvent.count({ where: { imageKey: imageId } });
+    expect(shared).toBe(traceSeq);
+    for (const id of [a, b]) {
+      const own = await prisma.labTraceEvent.findMany({
+        where: { labId: id },
+        orderBy: { seq: 'asc' },
+      });
+      expect(own.map((e) => e.seq)).toEqual(fresh.slice(traceSeq).map((e) => e.seq));
+      // the whole trace, as the simulator has it: what restores and streams read
+      expect(await readTraceAfter(labDb, id, 0, 1_000_000)).toEqual(fresh);
+      // pages across the boundary between the image's events and the lab's
+      expect(await readTraceAfter(labDb, id, traceSeq - 3, 5)).toEqual(
+        fresh.slice(traceSeq - 3, traceSeq + 2),
+      );
+      expect(JSON.parse(await storedSerialization(id))).toEqual(JSON.parse(reference.serialize()));
+    }
+    // a lab restored from its rows (another process) carries on exactly as the original
+    wall += 1_000;
+    await newStore().write(a, { skipLocked: true }, (ctx) => ctx.catchUp());
+    reference.advance(1_000);
+    reference.advance(0);
+    expect(JSON.parse(await storedSerialization(a))).toEqual(JSON.parse(reference.serialize()));
+    // deleting a lab keeps the rows its image shares with others
+    await prisma.lab.delete({ where: { id: b } });
+    expect(await prisma.labImageTraceEvent.count({ where: { imageKey: imageId } })).toBe(traceSeq);
+  });
+
+  it("should keep every event as the lab's own when its trace does not start with the image", async () => {
+    const store = new LabStore(labDb, imageEngine(1_000_000), {
+      maxCatchUpMs: 60_000,
+      restoreTraceEvents: 10_000,
+      cacheSize: 10,
+      now: () => wall,
+    });
+    const id = await createOne(store);
+    const row = await prisma.lab.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ traceImageKey: null, traceImageSeq: 0 });
+    expect(await prisma.labTraceEvent.count({ where: { labId: id } })).toBe(row.traceSeq);
+  });
+});

@@ -17,6 +17,7 @@ import {
   readRecentTrace,
   type TLabCommandRecord,
   type TLabHeader,
+  type TLabImageTrace,
   type TLabKindDb,
   type TLabObjectRecord,
   type TLabStateUpdate,
@@ -90,6 +91,12 @@ export interface TLabEngine<L extends TSimLab> {
     terminalState: string | null,
     advance: (ms: number) => unknown,
   ): string;
+  /**
+   * For a lab just created from a boot image: the image's identity and how many trace events
+   * it starts with (seqs 1..traceSeq, the same in every lab of that image). The store keeps
+   * those events once per image instead of once per lab. Null (or no hook): all are the lab's.
+   */
+  bootImageTrace?(lab: L): TLabImageTrace | null;
 }
 
 export interface TLabStoreOptions {
@@ -289,6 +296,7 @@ export class LabStore<L extends TSimLab> {
     if (!lab) return { kind: 'unknown-scenario' };
     const id = randomUUID();
     const fresh = this.freshState(lab, this.now(), { traceSeqOffset: 0, commandSeq: 0 });
+    const image = imageTraceOf(this.engine.bootImageTrace?.(lab) ?? null, fresh.events);
     const outcome = await this.db.transaction(async (tx) => {
       const count = await lockOwnerAndCountLabs(tx, ownerId);
       if (count >= limit) return { kind: 'limit-reached' as const, count };
@@ -298,7 +306,8 @@ export class LabStore<L extends TSimLab> {
         ...blueprint,
         objects: fresh.snapshot.kvs,
         parts: fresh.snapshot.parts,
-        trace: fresh.events,
+        trace: image ? fresh.events.slice(image.events.length) : fresh.events,
+        ...(image ? { imageTrace: image } : {}),
         state: fresh.state,
       });
       return { kind: 'ok' as const };
@@ -684,4 +693,18 @@ function shiftTrace(event: TLabTraceRecord, by: number): TLabTraceRecord {
     else delete out.causedBy;
   }
   return out;
+}
+
+/**
+ * The image's share of a new lab's trace: its first `traceSeq` events, when they are exactly
+ * seqs 1..traceSeq (a lab whose trace does not start so keeps every event as its own).
+ */
+function imageTraceOf(
+  image: TLabImageTrace | null,
+  events: readonly TLabTraceRecord[],
+): { id: string; events: TLabTraceRecord[] } | null {
+  if (!image || image.traceSeq <= 0 || events.length < image.traceSeq) return null;
+  const shared = events.slice(0, image.traceSeq);
+  if (!shared.every((e, i) => e.seq === i + 1)) return null;
+  return { id: image.id, events: shared };
 }

@@ -103,6 +103,12 @@ export interface TLabChangeSet {
   state: TLabStateUpdate;
 }
 
+/** A boot image's identity and the number of trace events its labs start with (libs/content). */
+export interface TLabImageTrace {
+  id: string;
+  traceSeq: number;
+}
+
 export interface TNewLab {
   id: string;
   ownerId: string;
@@ -111,7 +117,10 @@ export interface TNewLab {
   seed: number;
   objects: TLabObjectRecord[];
   parts: TLabStatePartRow[];
+  /** the lab's own trace events (after the image's, when it has one) */
   trace: TLabTraceRecord[];
+  /** the boot image's trace, seqs 1..n: stored once per image, shared by its labs */
+  imageTrace?: { id: string; events: TLabTraceRecord[] };
   state: TLabStateUpdate;
 }
 
@@ -217,15 +226,17 @@ export async function loadLabObjects(db: TDb, labId: string): Promise<TLabObject
 
 export async function insertLab(tx: TDb, lab: TNewLab): Promise<void> {
   const s = lab.state;
+  const image = lab.imageTrace;
+  if (image) await ensureImageTrace(tx, image.id, image.events);
   await tx.$executeRaw`INSERT INTO "Lab" ("id", "ownerId", "kind", "scenarioId", "status", "seed",
       "simTimeMs", "speed", "paused", "revision", "coreState", "clockAnchorWallMs",
       "clockAnchorSimMs", "lastTickWallMs", "quiescent", "nextWakeAtMs", "traceSeqOffset",
-      "traceSeq", "commandSeq", "createdAt", "lastActiveAt")
+      "traceSeq", "commandSeq", "traceImageKey", "traceImageSeq", "createdAt", "lastActiveAt")
     VALUES (${lab.id}, ${lab.ownerId}, ${lab.kind}::"LabKind", ${lab.scenarioId},
       ${s.status}::"LabStatus", ${lab.seed}, ${s.simTimeMs}, ${s.speed}, ${s.paused},
       ${s.revision}, ${s.coreState}, ${s.clockAnchorWallMs}, ${s.clockAnchorSimMs},
       ${s.lastTickWallMs}, ${s.quiescent}, ${s.nextWakeAtMs}, ${s.traceSeqOffset}, ${s.traceSeq},
-      ${s.commandSeq}, now(), now())`;
+      ${s.commandSeq}, ${image?.id ?? null}, ${image?.events.length ?? 0}, now(), now())`;
   await upsertObjects(tx, lab.id, lab.objects);
   await upsertStateParts(tx, lab.id, lab.parts);
   await insertTrace(tx, lab.id, lab.trace);
@@ -342,6 +353,31 @@ async function insertTrace(tx: TDb, labId: string, events: TLabTraceRecord[]): P
   await tx.$executeRaw(insertTraceSql(labId, events));
 }
 
+/**
+ * Stores an image's trace unless it is there: a cheap look for its last event first, so the
+ * ~1,200 events travel once per image and database, not with every lab created from it.
+ * ON CONFLICT: two processes storing the same image at once write the same rows.
+ */
+async function ensureImageTrace(
+  tx: TDb,
+  imageKey: string,
+  events: readonly TLabTraceRecord[],
+): Promise<void> {
+  const last = events.at(-1);
+  if (!last) return;
+  const found = await tx.$queryRaw<{ seq: number }[]>`SELECT "seq" FROM "LabImageTraceEvent"
+    WHERE "imageKey" = ${imageKey} AND "seq" = ${last.seq}`;
+  if (found.length > 0) return;
+  await tx.$executeRaw`INSERT INTO "LabImageTraceEvent" ("imageKey", "seq", "t", "component",
+      "node", "verb", "object", "message", "causedBy", "data")
+    SELECT ${imageKey}, u.seq, u.t, u.component, u.node, u.verb, u.object, u.message,
+      u."causedBy", u.data
+    FROM json_to_recordset(${JSON.stringify(events)}::json)
+      AS u(seq int, t int8, component text, node text, verb text, object jsonb, message text,
+        "causedBy" int, data jsonb)
+    ON CONFLICT ("imageKey", "seq") DO NOTHING`;
+}
+
 function insertTraceSql(labId: string, events: TLabTraceRecord[]): Prisma.Sql {
   // ON CONFLICT DO NOTHING: a writer that lost its lock mid-commit cannot have committed, so a
   // duplicate seq can only be the very same event; never fail a tick over it.
@@ -377,10 +413,18 @@ export async function readTraceAfter(
   afterSeq: number,
   limit: number,
 ): Promise<TLabTraceRecord[]> {
-  const rows = await db.$queryRaw<TRawTrace[]>`SELECT "seq", "t", "component", "node", "verb",
-      "object", "message", "causedBy", "data"
-    FROM "LabTraceEvent" WHERE "labId" = ${labId} AND "seq" > ${afterSeq}
-    ORDER BY "seq" LIMIT ${limit}`;
+  // the lab's own events, and those of the boot image it started from (seqs 1..traceImageSeq)
+  const rows = await db.$queryRaw<TRawTrace[]>`SELECT * FROM (
+      (SELECT "seq", "t", "component", "node", "verb", "object", "message", "causedBy", "data"
+        FROM "LabTraceEvent" WHERE "labId" = ${labId} AND "seq" > ${afterSeq}
+        ORDER BY "seq" LIMIT ${limit})
+      UNION ALL
+      (SELECT i."seq", i."t", i."component", i."node", i."verb", i."object", i."message",
+          i."causedBy", i."data"
+        FROM "Lab" l JOIN "LabImageTraceEvent" i ON i."imageKey" = l."traceImageKey"
+        WHERE l."id" = ${labId} AND i."seq" > ${afterSeq} AND i."seq" <= l."traceImageSeq"
+        ORDER BY i."seq" LIMIT ${limit})
+    ) AS e ORDER BY "seq" LIMIT ${limit}`;
   return rows.map((r) => {
     // Same key order as the simulator's trace store, so a restored lab serializes byte-identically.
     const out = { seq: r.seq, t: Number(r.t), component: r.component } as TLabTraceRecord;
@@ -400,8 +444,9 @@ export async function readRecentTrace(
   labId: string,
   limit: number,
 ): Promise<TLabTraceRecord[]> {
-  const [row] = await db.$queryRaw<{ s: number | null }[]>`SELECT max("seq") AS s
-    FROM "LabTraceEvent" WHERE "labId" = ${labId}`;
+  const [row] = await db.$queryRaw<{ s: number | null }[]>`SELECT greatest(
+      (SELECT max("seq") FROM "LabTraceEvent" WHERE "labId" = ${labId}),
+      (SELECT "traceImageSeq" FROM "Lab" WHERE "id" = ${labId})) AS s`;
   const last = row?.s ?? 0;
   return readTraceAfter(db, labId, Math.max(0, last - limit), limit);
 }
@@ -460,12 +505,6 @@ export async function listIdleLabs(db: TDb, before: Date, limit: number): Promis
 /** Marks a lab as used now (any authenticated request on it); cheap, no lock. */
 export async function touchLab(db: TDb, labId: string, at: Date): Promise<void> {
   await db.$executeRaw`UPDATE "Lab" SET "lastActiveAt" = ${at} WHERE "id" = ${labId}`;
-}
-
-/** Drops trace events older than the newest `keep` of a lab (the journey is bounded). */
-export async function pruneLabTrace(db: TDb, labId: string, keep: number): Promise<number> {
-  return db.$executeRaw`DELETE FROM "LabTraceEvent" WHERE "labId" = ${labId}
-    AND "seq" <= (SELECT max("seq") FROM "LabTraceEvent" WHERE "labId" = ${labId}) - ${keep}`;
 }
 
 export interface TLabCheckRecord {

@@ -1,7 +1,7 @@
 import { createLab, runCommandLine, type SimLab } from '@kubejourney/sim';
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '../scenarios/scenarios.data';
-import { BOOT_IMAGE_SEED, labFromImage, warmImage } from './boot-image';
+import { BOOT_IMAGE_SEED, bootImageTraceOf, labFromImage, warmImage } from './boot-image';
 import { bootSandbox, createBootedLab, simLabEngine } from './lab-blueprint';
 
 interface TPodLike {
@@ -96,6 +96,28 @@ describe('boot images', () => {
     expect(podsOf(a, 'kube-system').map((p) => p.metadata.uid)).toEqual(
       podsOf(b, 'kube-system').map((p) => p.metadata.uid),
     );
+  });
+
+  it('should name the image a lab came from and the trace events it starts with', () => {
+    const a = createBootedLab(7);
+    const b = createBootedLab(8);
+    const image = bootImageTraceOf(a);
+    expect(image).not.toBeNull();
+    expect(bootImageTraceOf(b)).toBe(image);
+    // the image's events are exactly the lab's first ones, seqs 1..traceSeq
+    expect(a.trace().map((e) => e.seq)).toEqual(
+      Array.from({ length: image!.traceSeq }, (_, i) => i + 1),
+    );
+    expect(image!.traceSeq).toBeGreaterThan(1_000);
+    expect(image!.id).toMatch(/^sandbox@[0-9a-f]{16}$/);
+    // another image, another id; a lab not restored from an image has none
+    const scenario = simLabEngine.create({
+      kind: 'SCENARIO',
+      scenarioId: SCENARIOS[0]!.id,
+      seed: 5,
+    });
+    expect(bootImageTraceOf(scenario!)?.id).toMatch(/^scenario-prelude:\d+@[0-9a-f]{16}$/);
+    expect(bootImageTraceOf(createLab({ seed: 1 }))).toBeNull();
   });
 
   it('should start from the cluster a direct boot with the image seed gives', () => {

@@ -6,7 +6,7 @@ import {
   type SimLab,
 } from '@kubejourney/sim';
 import { CHAPTER_LAB_FILES } from '../chapters/chapter-commands.data';
-import { labFromImage, warmImage } from './boot-image';
+import { bootImageTraceOf, labFromImage, warmImage } from './boot-image';
 import { findScenario, SCENARIOS } from '../scenarios/scenarios.data';
 import { createScenarioLab, warmScenarioImage } from '../scenarios/scenario-lab';
 
@@ -67,6 +67,8 @@ export const simLabEngine = {
     warmImage(SANDBOX_IMAGE, bootSandbox);
     for (const scenario of SCENARIOS) warmScenarioImage(scenario);
   },
+  /** The boot image a just-created lab came from (its trace is the image's): see boot-image.ts. */
+  bootImageTrace: (lab: SimLab) => bootImageTraceOf(lab),
   restore: (serialized: string): SimLab => restoreLab(serialized),
   restoreValue: (value: unknown): SimLab => restoreLab(value as SerializedLab),
   replayCommand(

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { TLabView } from '@kubejourney/contracts';
+import { readTraceAfter } from '@kubejourney/db';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -346,12 +347,9 @@ describe('labs under faults', () => {
         }
         const lab = await t.prisma.lab.findUniqueOrThrow({ where: { id: labId } });
         expect(lab.revision).toBeGreaterThanOrEqual(mine.at(-1)!.revision!);
-        // the stored journey is one timeline: seqs 1..n without gaps, time never going back
-        const trace = await t.prisma.labTraceEvent.findMany({
-          where: { labId },
-          orderBy: { seq: 'asc' },
-          select: { seq: true, t: true },
-        });
+        // the stored journey (the boot image's events, then the lab's own) is one timeline:
+        // seqs 1..n without gaps, time never going back
+        const trace = await readTraceAfter(t.prisma, labId, 0, 1_000_000);
         expect(trace.map((e) => e.seq)).toEqual(trace.map((_e, i) => i + 1));
         for (let i = 1; i < trace.length; i++) {
           expect(trace[i]!.t).toBeGreaterThanOrEqual(trace[i - 1]!.t);
