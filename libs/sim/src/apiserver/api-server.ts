@@ -46,7 +46,7 @@ import {
   kubernetesEndpoints,
   kubernetesService,
 } from './bootstrap-policy';
-import { decodeObject, deepClone, encodeLazily } from './codec';
+import { decodeObject, deepClone, encodeLazily, isPlainData } from './codec';
 import { applyDefaults, qosClass } from './defaults';
 import type { FieldRequirement } from './field-selectors';
 import {
@@ -1594,14 +1594,18 @@ export class ApiServer {
       );
     }
     const src = body as KubeObject;
-    const obj =
-      statusOnly && isComponent(ctx.user)
-        ? ({
-            ...src,
-            metadata: { ...(src.metadata ?? {}) },
-            status: deepClone((src as Record<string, unknown>)['status']),
-          } as KubeObject)
-        : deepClone(src);
+    // A body handed over (ApiRequest.handOver) is kept rather than copied when the copy would be
+    // the same data; a status write changes nothing in its status, a create changes the object.
+    const handedOver = req.handOver === true;
+    let obj: KubeObject;
+    if (statusOnly && isComponent(ctx.user)) {
+      const status = (src as Record<string, unknown>)['status'];
+      obj = {
+        ...src,
+        metadata: { ...(src.metadata ?? {}) },
+        status: handedOver && isPlainData(status, true) ? status : deepClone(status),
+      } as KubeObject;
+    } else obj = handedOver && isPlainData(src, false) ? src : deepClone(src);
     this.checkFields(ctx, obj);
     obj.metadata = obj.metadata ?? {};
     if (obj.kind !== undefined && obj.kind !== info.kind) {

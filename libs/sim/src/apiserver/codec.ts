@@ -95,6 +95,27 @@ export function decodeObject(
   return { ok: true, obj };
 }
 
+/**
+ * True when deepClone(v) would be the same data: plain objects (Object prototype, no undefined
+ * values) and plain arrays down to the leaves. Frozen objects count only with `allowFrozen`
+ * (a value the apiserver will change must not have any).
+ */
+export function isPlainData(v: unknown, allowFrozen: boolean): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (!allowFrozen && Object.isFrozen(v)) return false;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+    for (let i = 0; i < v.length; i++) if (!isPlainData(v[i], allowFrozen)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v as Record<string, unknown>) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined || !isPlainData(x, allowFrozen)) return false;
+  }
+  return true;
+}
+
 /** Fast deep clone for JSON data (objects handed out must never alias the cache). */
 export function deepClone<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;

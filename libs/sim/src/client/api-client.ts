@@ -57,6 +57,13 @@ export interface ApiRequest {
    * copies, as its watch events already do. In-process only; no HTTP client can ask for it.
    */
   readOnly?: boolean;
+  /**
+   * The caller built the body for this request alone and will not change it afterwards (it may
+   * still read it, frozen): the apiserver may keep the body's objects instead of copying them, and
+   * change those of a create. Only plain data is kept; anything else is copied as usual.
+   * In-process only.
+   */
+  handOver?: boolean;
 }
 
 export type ApiResponseBody = KubeObject | KubeList | Table | Status | string;

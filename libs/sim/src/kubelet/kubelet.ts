@@ -381,8 +381,9 @@ export function createKubelet(host: NodeHost): Kubelet {
       subresource: 'status',
       body: { ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status },
       causedBy: rt.cause,
-      // only the code is read
+      // only the code is read; the status is kept (frozen), not copied, and only read from here on
       readOnly: true,
+      handOver: true,
     });
     if (res.code !== 200) return false; // retried on the next sync
     if (fp !== undefined) {

@@ -90,6 +90,8 @@ export class EventRecorder {
       namespace,
       body: event,
       readOnly: true,
+      // the Event was built for this request: kept, not copied
+      handOver: true,
     });
     if (res.code === 201 || res.code === 200) {
       this.remember(key, 1);
