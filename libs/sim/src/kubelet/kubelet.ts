@@ -669,14 +669,16 @@ export function createKubelet(host: NodeHost): Kubelet {
     let due: number[];
     if (full) due = current.map((_, i) => i);
     else {
-      due = [];
-      for (const [uid, next] of podNextAt) {
+      const timed: number[] = [];
+      // forEach, not for-of: no [uid, timer] pair per pod on every wake-up
+      podNextAt.forEach((next, uid) => {
         // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
         if (next.at <= ctx.now || changed.has(uid) || podRetry.has(uid)) {
           const i = currentIndex.get(uid);
-          if (i !== undefined) due.push(i);
+          if (i !== undefined) timed.push(i);
         } else if (Number.isFinite(next.at)) wake(next.at, next.periodic);
-      }
+      });
+      due = timed;
       for (const uid of changed) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
       for (const uid of podRetry) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
       if (podNextAt.size < current.length) {
