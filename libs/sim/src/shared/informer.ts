@@ -12,6 +12,13 @@ export class Informer<T extends KubeObject = KubeObject> {
   private revision = -1;
   /** Lists that replaced the cache: after the first, indexes fed by the events may hold stale keys. */
   relists = 0;
+  /** the watch options of every sync, made once */
+  private readonly watchOpts: {
+    namespace?: string;
+    labelSelector?: string;
+    fieldSelector?: string;
+    allowWatchBookmarks: true;
+  };
 
   constructor(
     readonly resource: string,
@@ -20,15 +27,14 @@ export class Informer<T extends KubeObject = KubeObject> {
       labelSelector?: string;
       fieldSelector?: string;
     } = {},
-  ) {}
+  ) {
+    this.watchOpts = { ...opts, allowWatchBookmarks: true };
+  }
 
   /** Brings the cache up to date. Returns the changes seen (a relist reports every object as ADDED). */
   sync(client: ApiClient): WatchEvent<T>[] {
     if (this.revision < 0) return this.relist(client);
-    const events = client.watch(this.resource, this.revision, {
-      ...this.opts,
-      allowWatchBookmarks: true,
-    });
+    const events = client.watch(this.resource, this.revision, this.watchOpts);
     if (isStatus(events)) {
       // 410 Expired relists; any other failure (apiserver down, no quorum) keeps the stale cache.
       return events.code === 410 ? this.relist(client) : [];
