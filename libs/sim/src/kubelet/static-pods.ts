@@ -11,6 +11,7 @@ import { sha256Hex } from '../node/sha256';
 import { deepFreeze } from '../shared/deep-freeze';
 
 export const STATIC_POD_PATH = '/etc/kubernetes/manifests';
+const MANIFEST_PREFIX = `${STATIC_POD_PATH}/`;
 export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 export const HASH_ANNOTATION = 'kubernetes.io/config.hash';
 
@@ -32,14 +33,17 @@ export function readStaticPods(
 ): { pods: StaticPod[]; errors: { file: string; error: string }[] } {
   const pods: StaticPod[] = [];
   const errors: { file: string; error: string }[] = [];
-  const files = [...host.files.keys()]
-    .filter(
-      (f) =>
-        f.startsWith(`${STATIC_POD_PATH}/`) &&
-        /\.(ya?ml|json)$/.test(f) &&
-        !f.slice(STATIC_POD_PATH.length + 1).includes('/'),
+  // every kubelet sync reads the directory: one pass over the node's files, no copy of their list
+  const files: string[] = [];
+  for (const f of host.files.keys()) {
+    if (
+      f.startsWith(MANIFEST_PREFIX) &&
+      /\.(ya?ml|json)$/.test(f) &&
+      !f.slice(MANIFEST_PREFIX.length).includes('/')
     )
-    .sort();
+      files.push(f);
+  }
+  files.sort();
   for (const file of files) {
     const text = host.files.get(file) as string;
     let hit = cache.get(file);
