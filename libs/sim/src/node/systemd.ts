@@ -92,7 +92,9 @@ export class Systemd {
   }
 
   get(name: UnitName): UnitState {
-    return this.units.find((u) => u.name === name) as UnitState;
+    // a loop, not find with a closure: every kubelet wake-up asks (isActive, log)
+    for (const u of this.units) if (u.name === name) return u;
+    return undefined as unknown as UnitState;
   }
 
   list(): UnitState[] {
