@@ -91,7 +91,7 @@ function refUids(
   memo: WeakMap<OwnerReference[], string[]>,
   controllerOnly: boolean,
 ): string[] {
-  const frozen = Object.isFrozen(refs) && refs.every((r) => Object.isFrozen(r));
+  const frozen = Object.isFrozen(refs) && allFrozen(refs);
   let uids = frozen ? memo.get(refs) : undefined;
   if (uids === undefined) {
     // loops rather than filter/map
@@ -100,6 +100,11 @@ function refUids(
     if (frozen) memo.set(refs, uids);
   }
   return uids;
+}
+
+function allFrozen(refs: OwnerReference[]): boolean {
+  for (const r of refs) if (!Object.isFrozen(r)) return false;
+  return true;
 }
 
 export const byControllerUid: IndexFunc = (o) => {
