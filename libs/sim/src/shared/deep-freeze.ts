@@ -5,6 +5,10 @@
 export function deepFreeze<T>(v: T): T {
   if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
   Object.freeze(v);
-  for (const k in v as Record<string, unknown>) deepFreeze((v as Record<string, unknown>)[k]);
+  // leaves (most values) are skipped here rather than by a call each: every stored write is frozen
+  for (const k in v as Record<string, unknown>) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === 'object') deepFreeze(x);
+  }
   return v;
 }
