@@ -355,7 +355,8 @@ export function deepClone<T>(v: T): T {
   const out: Record<string, unknown> = {};
   for (const k in v as Record<string, unknown>) {
     const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined) out[k] = deepClone(x);
+    // leaves are copied here rather than by a call each
+    if (x !== undefined) out[k] = x !== null && typeof x === 'object' ? deepClone(x) : x;
   }
   return out as T;
 }
