@@ -71,6 +71,7 @@ import { prepareDaemonSet } from './workload-strategy';
 import { builtinClusterObjects } from './builtin-objects';
 import type { ComponentHealth } from './component-status';
 import { COMPONENT_STATUS_WARNING, componentStatuses } from './component-status';
+import { statusText } from '../shared/http-status';
 
 export interface ApiServerConfig {
   etcd: EtcdStore;
@@ -1954,25 +1955,4 @@ function describeRequest(ctx: Ctx): string {
   const name = req.name ? `/${req.name}` : '';
   const sub = req.subresource ? `/${req.subresource}` : '';
   return `${base}${ns}/${info.resource}${name}${sub}`;
-}
-
-// every response prints its status text: the table is made once
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  0: 'connection refused',
-  200: 'OK',
-  201: 'Created',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  410: 'Gone',
-  422: 'Unprocessable Entity',
-  500: 'Internal Server Error',
-  504: 'Gateway Timeout',
-};
-
-function statusText(code: number): string {
-  return STATUS_TEXT[code] ?? '';
 }

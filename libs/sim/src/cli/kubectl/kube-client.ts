@@ -9,6 +9,7 @@ import type { Kubeconfig } from './kubeconfig';
 import { API_SERVER } from './kubeconfig';
 import { apiPath } from './kube-resources';
 import type { TraceInput } from '../../trace/trace-event';
+import { statusText } from '../../shared/http-status';
 
 export const KUBECTL_VERSION = 'v1.32.5';
 export const GIT_COMMIT = '9894294ef13a5b32803e3ca2c0d620a088cc84d1';
@@ -251,29 +252,6 @@ function contentType(req: LabRequest): string {
     default:
       return 'application/json';
   }
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  410: 'Gone',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-export function statusText(code: number): string {
-  return STATUS_TEXT[code] ?? '';
 }
 
 function truncate(body: string, v: number): string {
