@@ -7,7 +7,7 @@ import {
   type TLabTickPayload,
 } from '@kubejourney/contracts';
 import { simLabEngine } from '@kubejourney/content';
-import { createLabDatabase, createPrismaClient, LabStore } from '@kubejourney/db';
+import { createLabDatabase, createPrismaClient, findLabHeader, LabStore } from '@kubejourney/db';
 import { ADMIN_USER, type SimLab } from '@kubejourney/sim';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -57,10 +57,7 @@ const hibernate = createLabHibernateHandler({
 });
 const tick = createLabTickHandler({
   store,
-  findLab: async (labId) => {
-    const lab = await prisma.lab.findUnique({ where: { id: labId } });
-    return lab ? ({ ...lab, simTimeMs: Number(lab.simTimeMs) } as never) : null;
-  },
+  findLab: (labId) => findLabHeader(db, labId),
   scheduler,
   publish,
   logger,
