@@ -45,9 +45,11 @@ export function encodeLazily(
   key: string,
   obj: KubeObject,
   encryption: EncryptionConfig | null,
-  nonce: string,
+  revision: number,
 ): string | (() => string) {
-  if (key.startsWith(SECRETS_PREFIX)) return encodeObject(key, obj, encryption, nonce);
+  // the encryption nonce is the key at the revision written (only Secrets are encrypted)
+  if (key.startsWith(SECRETS_PREFIX))
+    return encodeObject(key, obj, encryption, `${key}@${revision}`);
   const rv = obj.metadata.resourceVersion;
   return () =>
     obj.metadata.resourceVersion === rv

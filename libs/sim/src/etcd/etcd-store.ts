@@ -147,6 +147,25 @@ export class EtcdStore {
     return this.members.filter((m) => m.healthy);
   }
 
+  /** by health pattern (bit i: member i healthy) */
+  private healthyNamesByMask = new Map<number, readonly string[]>();
+
+  /**
+   * The healthy members' names, one frozen list per health pattern: every write's trace names
+   * the members that committed it, and a new list per write was ~35,000 arrays in a settle.
+   */
+  healthyNames(): readonly string[] {
+    let mask = 0;
+    for (let i = 0; i < this.members.length; i++)
+      if ((this.members[i] as EtcdMember).healthy) mask |= 1 << i;
+    let names = this.healthyNamesByMask.get(mask);
+    if (!names) {
+      names = Object.freeze(this.healthyMembers().map((m) => m.name));
+      this.healthyNamesByMask.set(mask, names);
+    }
+    return names;
+  }
+
   // asked several times per write: counted without building the list of healthy members
   hasQuorum(): boolean {
     let healthy = 0;

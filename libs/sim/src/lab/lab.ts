@@ -98,6 +98,8 @@ export interface ResolvedOptions {
   users: NonNullable<LabOptions['users']>;
 }
 
+const NO_WATCHERS: readonly { rc: RuntimeComponent; at: number }[] = [];
+
 interface RuntimeComponent {
   key: string;
   /** the process it belongs to */
@@ -565,19 +567,22 @@ class LabImpl implements SimLab {
    */
   private podWatchers: {
     from: Map<string, RuntimeComponent[]>;
-    all: RuntimeComponent[];
     allAt: { rc: RuntimeComponent; at: number }[];
     byNode: Map<string, { rc: RuntimeComponent; at: number }[]>;
   } | null = null;
 
-  /** Who may care about a change of `resource`, in registration order (the order of their wakes). */
-  private watchersOfChange(
-    resource: string,
-    object: KubeObject,
-    prev?: KubeObject,
-  ): RuntimeComponent[] {
+  /**
+   * Wakes whoever may care about a change of `resource`, in registration order (the order of
+   * their wakes). A pod change concerns the components that watch every pod and the kubelets of
+   * its old and new node: the three lists are merged by registration place as they are walked,
+   * since a settling cluster changes pods ~15,000 times and a merged copy per change added up.
+   */
+  private onResourceChange(resource: string, object: KubeObject, prev?: KubeObject): void {
     const watchers = this.watchersOf(resource);
-    if (resource !== 'pods' || !this.watchIndex) return watchers;
+    if (resource !== 'pods' || !this.watchIndex) {
+      for (const rc of watchers) this.wakeOnChange(rc, resource, object, prev);
+      return;
+    }
     if (this.podWatchers?.from !== this.watchIndex) {
       const allAt: { rc: RuntimeComponent; at: number }[] = [];
       const byNode = new Map<string, { rc: RuntimeComponent; at: number }[]>();
@@ -586,28 +591,41 @@ class LabImpl implements SimLab {
         if (node === undefined) allAt.push({ rc, at });
         else byNode.set(node, [...(byNode.get(node) ?? []), { rc, at }]);
       });
-      this.podWatchers = { from: this.watchIndex, all: allAt.map((w) => w.rc), allAt, byNode };
+      this.podWatchers = { from: this.watchIndex, allAt, byNode };
     }
-    const { all, allAt, byNode } = this.podWatchers;
+    const { allAt, byNode } = this.podWatchers;
     const node = (object as Pod).spec?.nodeName;
     const prevNode = (prev as Pod | undefined)?.spec?.nodeName;
-    const mine = node === undefined ? undefined : byNode.get(node);
-    const before = prevNode === undefined || prevNode === node ? undefined : byNode.get(prevNode);
-    if (!mine && !before) return all;
-    return [...allAt, ...(mine ?? []), ...(before ?? [])]
-      .sort((a, b) => a.at - b.at)
-      .map((w) => w.rc);
+    const mine = (node !== undefined && byNode.get(node)) || NO_WATCHERS;
+    const before =
+      (prevNode !== undefined && prevNode !== node && byNode.get(prevNode)) || NO_WATCHERS;
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < allAt.length || j < mine.length || k < before.length) {
+      const a = allAt[i]?.at ?? Infinity;
+      const b = mine[j]?.at ?? Infinity;
+      const c = before[k]?.at ?? Infinity;
+      let next: RuntimeComponent;
+      if (a < b && a < c) next = (allAt[i++] as { rc: RuntimeComponent }).rc;
+      else if (b < c) next = (mine[j++] as { rc: RuntimeComponent }).rc;
+      else next = (before[k++] as { rc: RuntimeComponent }).rc;
+      this.wakeOnChange(next, resource, object, prev);
+    }
   }
 
-  private onResourceChange(resource: string, object: KubeObject, prev?: KubeObject): void {
-    for (const rc of this.watchersOfChange(resource, object, prev)) {
-      const { wakeOn } = rc.component;
-      if (wakeOn && !wakeOn(resource, object, prev)) continue;
-      const at = this.nowMs + rc.latency;
-      if (rc.watchAt >= this.nowMs && rc.watchAt <= at) continue;
-      rc.watchAt = at;
-      this.push(rc, at, 'watch');
-    }
+  private wakeOnChange(
+    rc: RuntimeComponent,
+    resource: string,
+    object: KubeObject,
+    prev: KubeObject | undefined,
+  ): void {
+    const { wakeOn } = rc.component;
+    if (wakeOn && !wakeOn(resource, object, prev)) return;
+    const at = this.nowMs + rc.latency;
+    if (rc.watchAt >= this.nowMs && rc.watchAt <= at) return;
+    rc.watchAt = at;
+    this.push(rc, at, 'watch');
   }
 
   private scheduleHosts(only?: string): void {
