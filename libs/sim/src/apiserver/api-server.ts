@@ -275,7 +275,7 @@ export class ApiServer {
       req.resource === 'bindings' ? resourceInfo('bindings') : resourceInfo(req.resource);
     if (!info) return { code: 404, body: S.notFoundResourceType(req.resource) };
     const authn = this.authn.authenticate(req.credentials);
-    const isWrite = !['get', 'list', 'watch'].includes(req.verb);
+    const isWrite = req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'watch';
     if (!authn.ok) {
       const ctx: Ctx = {
         req,
@@ -297,21 +297,18 @@ export class ApiServer {
     }
     const traced = isWrite || !isComponent(user);
     const ctx: Ctx = { req, info, user, traced, last: req.causedBy };
+    // frozen: the trace shares one copy of it between the request's steps
     if (req.name)
-      ctx.object = {
+      ctx.object = Object.freeze({
         kind: info.kind,
         namespace: info.namespaced ? req.namespace : undefined,
         name: req.name,
-      };
-    this.step(
-      ctx,
-      'authenticate',
-      `Authenticated ${user.name} (${user.groups.join(', ')}) by ${authn.method}`,
-      {
+      });
+    if (traced)
+      this.step(ctx, 'authenticate', authenticatedMessage(user, authn.method), {
         user: user.name,
         groups: user.groups,
-      },
-    );
+      });
     if (
       info.namespaced &&
       !req.namespace &&
@@ -334,12 +331,13 @@ export class ApiServer {
         S.forbidden(info, req.name, forbiddenReason(attrs, decision.reason)),
       );
     }
-    this.step(
-      ctx,
-      'authorize',
-      `Allowed ${attrs.verb} ${describeResource(attrs)} by ${decision.via ?? 'RBAC'}`,
-      { allowed: true, via: decision.via },
-    );
+    if (traced)
+      this.step(
+        ctx,
+        'authorize',
+        `Allowed ${attrs.verb} ${describeResource(attrs)} by ${decision.via ?? 'RBAC'}`,
+        { allowed: true, via: decision.via },
+      );
     try {
       if (info.resource === 'componentstatuses') return this.componentStatuses(ctx);
       return this.dispatch(ctx);
@@ -498,16 +496,12 @@ export class ApiServer {
     if (!info) return S.notFoundResourceType(resource);
     const authn = this.authn.authenticate(credentials);
     if (!authn.ok) return S.unauthorized();
-    const attrs: RequestAttributes = {
-      user: authn.user,
-      verb: 'watch',
-      apiGroup: info.group,
-      resource,
-      namespace: info.namespaced ? opts.namespace : undefined,
-    };
-    const decision = this.authorizeWatch(attrs);
-    if (!decision.allowed)
+    const namespace = info.namespaced ? opts.namespace : undefined;
+    const decision = this.authorizeWatch(authn.user, info, namespace);
+    if (!decision.allowed) {
+      const attrs = watchAttributes(authn.user, info, namespace);
       return S.forbidden(info, undefined, forbiddenReason(attrs, decision.reason));
+    }
     const parsed = this.parsedSelectors(resource, opts.labelSelector, opts.fieldSelector);
     if ('error' in parsed) return S.badRequest(parsed.error);
     const { labelSel, fieldSel } = parsed;
@@ -624,11 +618,11 @@ export class ApiServer {
     if (!obj.metadata.name && obj.metadata.generateName) {
       obj.metadata.name = `${obj.metadata.generateName.slice(0, 58)}${randomSuffix(this.rng)}`;
     }
-    ctx.object = {
+    ctx.object = Object.freeze({
       kind: info.kind,
       namespace: obj.metadata.namespace,
       name: obj.metadata.name ?? obj.metadata.generateName ?? '',
-    };
+    });
     const ns = this.requireNamespace(ctx, obj.metadata.name);
     // strip server-owned fields a client may not set
     for (const f of [
@@ -944,7 +938,7 @@ export class ApiServer {
     // with the frozen cached pod
     const cached = entry as Pod;
     const pod: Pod = { ...cached, metadata: { ...cached.metadata }, spec: { ...cached.spec } };
-    ctx.object = { kind: 'Pod', namespace: req.namespace, name };
+    ctx.object = Object.freeze({ kind: 'Pod', namespace: req.namespace, name });
     if (pod.metadata.deletionTimestamp) {
       throw new S.StatusError(
         S.conflict(
@@ -1285,17 +1279,21 @@ export class ApiServer {
    * system:masters included, is kept per user, resource and namespace until RBAC changes. Only
    * read here, never handed out.
    */
-  private authorizeWatch(attrs: RequestAttributes): Decision {
-    const mine = this.answersFor(attrs.user);
-    let byNamespace = mine.watches.get(attrs.resource);
+  private authorizeWatch(
+    user: UserInfo,
+    info: ResourceInfo,
+    namespace: string | undefined,
+  ): Decision {
+    const mine = this.answersFor(user);
+    let byNamespace = mine.watches.get(info.resource);
     if (byNamespace === undefined) {
       if (mine.watches.size >= RBAC_DECISIONS_MAX) mine.watches.clear();
-      mine.watches.set(attrs.resource, (byNamespace = new Map()));
+      mine.watches.set(info.resource, (byNamespace = new Map()));
     }
-    const ns = attrs.namespace ?? '';
+    const ns = namespace ?? '';
     let decision = byNamespace.get(ns);
     if (decision === undefined) {
-      decision = this.authorize(attrs);
+      decision = this.authorize(watchAttributes(user, info, namespace));
       if (byNamespace.size >= RBAC_DECISIONS_MAX) byNamespace.clear();
       byNamespace.set(ns, decision);
     }
@@ -1394,12 +1392,16 @@ export class ApiServer {
   ): void {
     const { info } = ctx;
     const ns0 = obj.metadata.namespace;
+    const cache = this.cache;
     const admission = {
       operation: op,
       namespace: ns,
-      limitRanges: ns0
-        ? (this.cache.list('limitranges', ns0).filter((e) => !isCorrupt(e)) as LimitRange[])
-        : [],
+      // read only by the LimitRanger, on pod-bearing creates: not listed for every write
+      get limitRanges(): LimitRange[] {
+        return ns0
+          ? (cache.list('limitranges', ns0).filter((e) => !isCorrupt(e)) as LimitRange[])
+          : [];
+      },
       serviceAccountExists: (sa: string) =>
         !!this.cache.get('serviceaccounts', `/registry/serviceaccounts/${ns0}/${sa}`),
       rng: this.rng,
@@ -1968,4 +1970,27 @@ function describeRequest(ctx: Ctx): string {
   const name = req.name ? `/${req.name}` : '';
   const sub = req.subresource ? `/${req.subresource}` : '';
   return `${base}${ns}/${info.resource}${name}${sub}`;
+}
+
+const authenticatedMessages = new WeakMap<UserInfo, Map<string, string>>();
+
+/** The authenticate step's sentence, made once per user and method (users are long-lived objects). */
+function authenticatedMessage(user: UserInfo, method: string): string {
+  let byMethod = authenticatedMessages.get(user);
+  if (!byMethod) authenticatedMessages.set(user, (byMethod = new Map()));
+  let message = byMethod.get(method);
+  if (message === undefined) {
+    message = `Authenticated ${user.name} (${user.groups.join(', ')}) by ${method}`;
+    byMethod.set(method, message);
+  }
+  return message;
+}
+
+/** What a watch asks the authorizer (built only when the answer is not known yet). */
+function watchAttributes(
+  user: UserInfo,
+  info: ResourceInfo,
+  namespace: string | undefined,
+): RequestAttributes {
+  return { user, verb: 'watch', apiGroup: info.group, resource: info.resource, namespace };
 }

@@ -91,23 +91,37 @@ export function defaultMembers(count: number, controlPlaneNode = 'control-plane'
  * A key whose value is encoded on first read. The apiserver hands over the encoding of an object
  * it will not change again (the watch cache freezes it), and most values are never read: only
  * etcdctl, snapshots, saved labs and a cache rebuild look at them. Same text, read or not.
+ * A class, not an object literal with a getter: every write makes one, and a literal's accessor
+ * and closure cost twice the memory.
  */
-function lazyKeyValue(
-  key: string,
-  encode: () => string,
-  createRevision: number,
-  modRevision: number,
-  version: number,
-): KeyValue {
-  let value: string | undefined;
+class LazyKeyValue implements KeyValue {
+  private text: string | undefined;
+
+  constructor(
+    readonly key: string,
+    private encode: (() => string) | undefined,
+    readonly createRevision: number,
+    readonly modRevision: number,
+    readonly version: number,
+  ) {}
+
+  get value(): string {
+    if (this.text === undefined) {
+      this.text = (this.encode as () => string)();
+      this.encode = undefined;
+    }
+    return this.text;
+  }
+}
+
+/** A plain copy (a lazy value is read): what snapshots and saved states hold. */
+function copyKeyValue(kv: KeyValue): KeyValue {
   return {
-    key,
-    get value(): string {
-      return (value ??= encode());
-    },
-    createRevision,
-    modRevision,
-    version,
+    key: kv.key,
+    value: kv.value,
+    createRevision: kv.createRevision,
+    modRevision: kv.modRevision,
+    version: kv.version,
   };
 }
 
@@ -243,7 +257,7 @@ export class EtcdStore {
     const kv: KeyValue =
       typeof value === 'string'
         ? { key, value, createRevision, modRevision: revision, version }
-        : lazyKeyValue(key, value, createRevision, revision, version);
+        : new LazyKeyValue(key, value, createRevision, revision, version);
     if (!prev) this.sortedKeys = null;
     this.kv.set(key, kv);
     this.changedKeys.add(key);
@@ -279,7 +293,7 @@ export class EtcdStore {
   snapshot(): EtcdSnapshot {
     // A snapshot is streamed from a member; without quorum `snapshot save` times out.
     this.requireQuorum();
-    const kvs = this.keys().map((k) => ({ ...(this.kv.get(k) as KeyValue) }));
+    const kvs = this.keys().map((k) => copyKeyValue(this.kv.get(k) as KeyValue));
     let size = 0;
     let h = 0x811c9dc5;
     for (const kv of kvs) {
@@ -334,7 +348,7 @@ export class EtcdStore {
       revision: this.revisionValue,
       compactRevision: this.compactRevisionValue,
       members: this.members.map((m) => ({ ...m })),
-      kvs: this.keys().map((k) => ({ ...(this.kv.get(k) as KeyValue) })),
+      kvs: this.keys().map((k) => copyKeyValue(this.kv.get(k) as KeyValue)),
       raftTerm: this.raftTerm,
       raftIndex: this.raftIndex,
     };

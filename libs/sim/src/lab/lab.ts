@@ -374,7 +374,7 @@ class LabImpl implements SimLab {
   }
 
   private push(rc: RuntimeComponent, t: number, kind: WakeKind): void {
-    this.queue.push({ t, target: rc.key, kind, gen: rc.gen });
+    this.queue.push(t, rc.key, kind, rc.gen);
   }
 
   /** The hosts in node order, kept: hosts are only ever set at creation and restore. */
@@ -637,7 +637,7 @@ class LabImpl implements SimLab {
       const t = Math.max(next, this.nowMs);
       if (this.hostWakes.get(host.name) === t) continue;
       this.hostWakes.set(host.name, t);
-      this.queue.push({ t, target: host.name, kind: 'host', gen: 0 });
+      this.queue.push(t, host.name, 'host', 0);
     }
   }
 

@@ -23,8 +23,9 @@ export class WakeQueue {
     return this.heap.length;
   }
 
-  push(w: Omit<Wake, 'seq'>): Wake {
-    const wake = { ...w, seq: this.nextSeq++ };
+  push(t: number, target: string, kind: WakeKind, gen: number): Wake {
+    // one literal of fixed key order (the saved queue's); a spread of an argument object made two
+    const wake: Wake = { t, target, kind, gen, seq: this.nextSeq++ };
     this.heap.push(wake);
     this.up(this.heap.length - 1);
     return wake;

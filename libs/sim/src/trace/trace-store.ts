@@ -2,7 +2,7 @@
 // bounded (oldest events fall off) so a long-running lab does not grow without limit; `since`
 // answers incremental reads for the UI and graders.
 
-import type { TraceEvent, TraceInput, TraceSink } from './trace-event';
+import type { TraceEvent, TraceInput, TraceObjectRef, TraceSink } from './trace-event';
 
 export interface TraceStoreState {
   nextSeq: number;
@@ -30,7 +30,7 @@ export class TraceStore implements TraceSink {
     // Fixed key order and no undefined values: the serialized trace is byte-stable.
     if (input.node !== undefined) ev.node = input.node;
     ev.verb = input.verb;
-    if (input.object !== undefined) ev.object = stripUndefined(input.object);
+    if (input.object !== undefined) ev.object = this.objectRef(input.object);
     ev.message = input.message;
     if (input.causedBy !== undefined) ev.causedBy = input.causedBy;
     if (input.data !== undefined) ev.data = input.data;
@@ -41,6 +41,24 @@ export class TraceStore implements TraceSink {
       this.events.splice(0, this.events.length - this.limit);
     for (const l of this.listeners) l(ev);
     return ev.seq;
+  }
+
+  private lastRefIn: TraceObjectRef | undefined;
+  private lastRefOut: TraceObjectRef | undefined;
+
+  /**
+   * The event's object ref without undefined fields. A frozen ref is the same object every time it
+   * is passed (the apiserver's steps of one request name the same object five or six times), so
+   * its copy is made once and shared by those events.
+   */
+  private objectRef(ref: TraceObjectRef): TraceObjectRef {
+    if (ref === this.lastRefIn) return this.lastRefOut as TraceObjectRef;
+    const out = stripUndefined(ref);
+    if (Object.isFrozen(ref)) {
+      this.lastRefIn = ref;
+      this.lastRefOut = out;
+    }
+    return out;
   }
 
   /** Events with seq > sinceSeq (all retained events when omitted). */
