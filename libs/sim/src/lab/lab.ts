@@ -113,6 +113,20 @@ interface RuntimeComponent {
   timers: Set<number>;
   /** pending periodic timers (dedupe only; not saved: a duplicate wake is harmless) */
   resyncs?: Set<number>;
+  /** a node daemon's systemd unit and node, from `process` (`kubelet/node-1`) */
+  unitOnNode?: [UnitName, string];
+}
+
+const manifestPaths = new Map<string, string>();
+
+/** Where kubeadm puts a control-plane component's static pod manifest (asked on every wake-up). */
+function staticPodManifest(component: string): string {
+  let path = manifestPaths.get(component);
+  if (path === undefined) {
+    path = `/etc/kubernetes/manifests/${component}.yaml`;
+    manifestPaths.set(component, path);
+  }
+  return path;
 }
 
 /** What `serialize` writes, as a value (`SimLab.serializeState`). */
@@ -415,7 +429,7 @@ class LabImpl implements SimLab {
   private controlPlaneUp(component: string): boolean {
     if (this.stopped.has(component)) return false;
     const cp = this.sortedHosts().find((h) => h.controlPlane);
-    return !cp || cp.files.has(`/etc/kubernetes/manifests/${component}.yaml`);
+    return !cp || cp.files.has(staticPodManifest(component));
   }
 
   /** Last seen state of each control-plane process, to notice manifests moved in and out. */
@@ -538,7 +552,9 @@ class LabImpl implements SimLab {
   private running(rc: RuntimeComponent): boolean {
     if (rc.process === 'kube-controller-manager' || rc.process === 'kube-scheduler')
       return this.controlPlaneUp(rc.process);
-    const [unit, node] = rc.process.split('/') as [UnitName, string];
+    // asked on every wake-up: the unit and node are split out of the process name once
+    rc.unitOnNode ??= rc.process.split('/') as [UnitName, string];
+    const [unit, node] = rc.unitOnNode;
     return this.hosts.get(node)?.systemd.isActive(unit) ?? false;
   }
 
