@@ -644,17 +644,24 @@ class LabImpl implements SimLab {
     this.push(rc, at, 'watch');
   }
 
+  /** Queues each host's next machine event (container exits, probes due): all, or `only` one. */
   private scheduleHosts(only?: string): void {
-    for (const host of only
-      ? [this.hosts.get(only)].filter((h): h is NodeHost => !!h)
-      : this.sortedHosts()) {
-      const next = host.nextEventAt();
-      if (next === null) continue;
-      const t = Math.max(next, this.nowMs);
-      if (this.hostWakes.get(host.name) === t) continue;
-      this.hostWakes.set(host.name, t);
-      this.queue.push(t, host.name, 'host', 0);
+    if (only === undefined) {
+      for (const host of this.sortedHosts()) this.scheduleHost(host);
+      return;
     }
+    // after every wake-up of a node's daemons: no list made for the one host
+    const host = this.hosts.get(only);
+    if (host) this.scheduleHost(host);
+  }
+
+  private scheduleHost(host: NodeHost): void {
+    const next = host.nextEventAt();
+    if (next === null) return;
+    const t = Math.max(next, this.nowMs);
+    if (this.hostWakes.get(host.name) === t) return;
+    this.hostWakes.set(host.name, t);
+    this.queue.push(t, host.name, 'host', 0);
   }
 
   advance(ms: number): AdvanceResult {
