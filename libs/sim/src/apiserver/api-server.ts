@@ -504,6 +504,9 @@ export class ApiServer {
     const { labelSel, fieldSel } = parsed;
     const expiredAt = this.cache.expiredBefore(resource, sinceRevision);
     if (expiredAt !== null) return S.expired(sinceRevision, expiredAt);
+    // Most watch calls (every informer of every component, at each wake-up) find nothing new:
+    // no event, so no match to look for and no bookmark to send.
+    if (this.cache.quietSince(resource, sinceRevision)) return [];
     const prefixNs = info.namespaced ? opts.namespace : undefined;
     const filtered = !!prefixNs || labelSel.length > 0 || fieldSel.length > 0;
     // A filtered watcher (a kubelet watching its node's pods) keeps asking from the revision of

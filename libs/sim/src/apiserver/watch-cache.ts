@@ -251,6 +251,13 @@ export class WatchCache {
     return c && since < c.bound ? c.bound + 1 : null;
   }
 
+  /** True when nothing happened to `resource` after `since` (and `since` is not expired). */
+  quietSince(resource: string, since: number): boolean {
+    const c = this.caches.get(resource);
+    if (!c) return true;
+    return since >= c.bound && (lastRevision(c) ?? since) <= since;
+  }
+
   /**
    * Events with revision > since, or `{ expired: oldest }` when the history no longer reaches back
    * that far (the caller answers 410 Expired).
