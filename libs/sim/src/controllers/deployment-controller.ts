@@ -614,7 +614,7 @@ export class DeploymentController extends BaseController {
     const pods = this.informer<Pod>('pods');
     for (const rs of oldRSs) {
       if (newRS && rs.metadata.uid === newRS.metadata.uid) continue;
-      for (const pod of lookup(pods, this.podsByOwner.keys(rs.metadata.uid ?? ''))) {
+      for (const pod of lookup(pods, this.podsByOwner.sortedKeys(rs.metadata.uid ?? ''))) {
         const phase = pod.status?.phase;
         if (phase !== 'Failed' && phase !== 'Succeeded') return true;
       }

@@ -64,6 +64,7 @@ export class GarbageCollector extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
+    if (events.length === 0) return;
     const tagged = events.map((ev) => taggedKey(resource, ev.object));
     this.dependents.apply(events, tagged);
     this.byUid.apply(events, tagged);
@@ -73,7 +74,7 @@ export class GarbageCollector extends BaseController {
     const obj = ev.object;
     const keys: string[] = [];
     if (ev.type === 'DELETED') {
-      for (const dep of this.dependents.keys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
+      for (const dep of this.dependents.sortedKeys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
       return keys;
     }
     if ((obj.metadata.ownerReferences ?? []).length > 0)
@@ -265,7 +266,21 @@ export class GarbageCollector extends BaseController {
 }
 
 /** Index keys carry the resource: `resource|ns/name` (a uid may belong to any kind). */
+// Every pod change is seen by observe and keysFor (a pod has an owner): the tagged key of a frozen
+// watch object is built once. An object belongs to one resource, so the object alone is the key.
+const frozenTaggedKeys = new WeakMap<KubeObject, string>();
+
 function taggedKey(resource: string, obj: KubeObject): string {
+  if (!Object.isFrozen(obj) || !Object.isFrozen(obj.metadata)) return buildTaggedKey(resource, obj);
+  let key = frozenTaggedKeys.get(obj);
+  if (key === undefined) {
+    key = buildTaggedKey(resource, obj);
+    frozenTaggedKeys.set(obj, key);
+  }
+  return key;
+}
+
+function buildTaggedKey(resource: string, obj: KubeObject): string {
   return obj.metadata.namespace
     ? `${obj.metadata.namespace}/${resource}|${obj.metadata.name}`
     : `${resource}|${obj.metadata.name}`;

@@ -81,7 +81,7 @@ export class JobController extends BaseController {
     }
     const job = deepClone(cached);
     const j = resolveJob(job);
-    const pods = lookup(this.informer<Pod>('pods'), this.podsByOwner.keys(uid));
+    const pods = lookup(this.informer<Pod>('pods'), this.podsByOwner.sortedKeys(uid));
     const terminal = pods.filter(
       (p) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed',
     );

@@ -229,7 +229,7 @@ export class NodeLifecycleController extends BaseController {
         (current.status !== 'True' && observed.status === 'True') ||
         (needsRetry && observed.status !== 'True')
       ) {
-        const pods = lookup(this.informer<Pod>('pods'), this.podsByNode.keys(name));
+        const pods = lookup(this.informer<Pod>('pods'), this.podsByNode.sortedKeys(name));
         if (this.markPodsNotReady(pods, pass)) this.retry.delete(name);
         else this.retry.add(name);
       }

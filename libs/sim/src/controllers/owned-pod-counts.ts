@@ -41,14 +41,15 @@ export class OwnedPodCounts {
       }
       if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
       const pod = ev.object as Pod;
-      const owners = [...new Set(byControllerUid(pod))];
-      if (owners.length === 0) continue;
+      const uids = byControllerUid(pod);
+      if (uids.length === 0) continue;
+      const owners = uids.length === 1 ? uids : [...new Set(uids)];
       const labels = pod.metadata.labels ?? {};
       const active = isPodActive(pod);
       const entry = {
         owners,
         labels,
-        group: JSON.stringify(labels),
+        group: groupOf(labels),
         active,
         ready: active && isPodReady(pod),
       };
@@ -77,4 +78,18 @@ export class OwnedPodCounts {
       if (groups.size === 0) this.byOwner.delete(owner);
     }
   }
+}
+
+// Most pod events are status writes that keep the pod's frozen labels: each labels object is
+// serialized once.
+const groupNames = new WeakMap<Labels, string>();
+
+function groupOf(labels: Labels): string {
+  if (!Object.isFrozen(labels)) return JSON.stringify(labels);
+  let group = groupNames.get(labels);
+  if (group === undefined) {
+    group = JSON.stringify(labels);
+    groupNames.set(labels, group);
+  }
+  return group;
 }

@@ -147,7 +147,7 @@ export class ReplicaSetController extends BaseController {
     if (rs.metadata.deletionTimestamp) return counts;
     if (counts.replicas > (rs.spec.replicas ?? 1)) return undefined;
     const pods = this.informer<Pod>('pods');
-    for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
+    for (const pod of lookup(pods, this.orphansByNs.sortedKeys(rs.metadata.namespace ?? ''))) {
       if (!pod.metadata.deletionTimestamp && selectorMatches(rs.spec.selector, pod.metadata.labels))
         return undefined;
     }
@@ -181,7 +181,7 @@ export class ReplicaSetController extends BaseController {
       }
     }
     if (rs.metadata.deletionTimestamp) return out;
-    for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
+    for (const pod of lookup(pods, this.orphansByNs.sortedKeys(rs.metadata.namespace ?? ''))) {
       if (pod.metadata.deletionTimestamp || !matches(pod.metadata.labels)) continue;
       const refs = [...(pod.metadata.ownerReferences ?? []), ownerRefTo(rs)];
       const adopted = this.patchOwners(

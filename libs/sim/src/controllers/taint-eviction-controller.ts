@@ -76,13 +76,13 @@ export class TaintEvictionController extends BaseController {
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
     if (resource === 'pods') return [`pod/${keyOf(ev.object)}`];
-    return this.podsByNode.keys(ev.object.metadata.name as string).map((k) => `pod/${k}`);
+    return this.podsByNode.sortedKeys(ev.object.metadata.name as string).map((k) => `pod/${k}`);
   }
 
   protected allKeys(): string[] {
     return this.informer<Node>('nodes')
       .list((n) => (n.spec?.taints ?? []).some((t) => t.effect === 'NoExecute'))
-      .flatMap((n) => this.podsByNode.keys(n.metadata.name as string).map((k) => `pod/${k}`));
+      .flatMap((n) => this.podsByNode.sortedKeys(n.metadata.name as string).map((k) => `pod/${k}`));
   }
 
   protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
