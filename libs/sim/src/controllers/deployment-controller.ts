@@ -648,6 +648,8 @@ export class DeploymentController extends BaseController {
     const cond = getCondition(s.d.status, 'Progressing');
     if (cond?.reason === REASON.TimedOut) return;
     const pausedExists = cond?.reason === REASON.Paused;
+    // nearly every sync changes nothing here: the status is copied only to be changed
+    if (r.paused === pausedExists) return;
     const status: DeploymentStatus = deepClone(s.d.status ?? {});
     if (r.paused && !pausedExists) {
       setCondition(

@@ -26,7 +26,7 @@ export class Index {
       const key = keys ? (keys[i] as string) : keyOf(ev.object);
       const values = ev.type === 'ADDED' || ev.type === 'MODIFIED' ? this.fn(ev.object) : undefined;
       const old = this.valuesOf.get(key);
-      if (values && old && sameValues(old, values)) continue;
+      if (values && old && (old === values || sameValues(old, values))) continue;
       this.remove(key);
       if (values) this.add(key, values);
     }
