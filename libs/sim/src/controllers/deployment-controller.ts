@@ -72,7 +72,6 @@ export class DeploymentController extends BaseController {
   // namespace (every other Deployment's) need not be looked at
   private readonly rsByOwner = new Index(byControllerUid);
   private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? [] : byNamespace(o)));
-  private readonly podsByOwner = new Index(byControllerUid);
 
   constructor() {
     super(['deployments', 'replicasets', 'pods']);
@@ -89,7 +88,6 @@ export class DeploymentController extends BaseController {
       this.rsByOwner.apply(events, keys);
       this.orphanRsByNs.apply(events, keys);
     }
-    if (resource === 'pods') this.podsByOwner.apply(events);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
@@ -611,13 +609,18 @@ export class DeploymentController extends BaseController {
 
   private oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): boolean {
     if (sumStatusReplicas(oldRSs) > 0) return true;
-    const pods = this.informer<Pod>('pods');
+    // only Recreate asks: a scan of the pod cache costs less than an index kept up to date
+    // through every pod change of the cluster
+    const owners = new Set<string>();
     for (const rs of oldRSs) {
       if (newRS && rs.metadata.uid === newRS.metadata.uid) continue;
-      for (const pod of lookup(pods, this.podsByOwner.sortedKeys(rs.metadata.uid ?? ''))) {
-        const phase = pod.status?.phase;
-        if (phase !== 'Failed' && phase !== 'Succeeded') return true;
-      }
+      owners.add(rs.metadata.uid ?? '');
+    }
+    if (owners.size === 0) return false;
+    for (const pod of this.informer<Pod>('pods').list()) {
+      const phase = pod.status?.phase;
+      if (phase === 'Failed' || phase === 'Succeeded') continue;
+      for (const uid of byControllerUid(pod)) if (owners.has(uid)) return true;
     }
     return false;
   }

@@ -56,8 +56,6 @@ export class GarbageCollector extends BaseController {
   readonly eventSource = 'garbage-collector-controller';
   readonly periodMs = 30_000;
   private readonly dependents = new Index(byOwnerUid);
-  private readonly byUid = new Index((o) => (o.metadata.uid ? [o.metadata.uid] : []));
-  private readonly resourceOf = new Map<string, string>();
 
   constructor() {
     super(GC_RESOURCES, GC_PASSIVE_RESOURCES);
@@ -67,7 +65,6 @@ export class GarbageCollector extends BaseController {
     if (events.length === 0) return;
     const tagged = events.map((ev) => taggedKey(resource, ev.object));
     this.dependents.apply(events, tagged);
-    this.byUid.apply(events, tagged);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

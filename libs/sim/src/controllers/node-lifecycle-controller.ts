@@ -12,14 +12,13 @@ import type { Condition, Lease, Node, Pod, Taint } from '../model';
 import type { Pass } from './base-controller';
 import {
   BaseController,
+  byKey,
   deepClone,
   isOk,
-  lookup,
   refOf,
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byNodeName, Index } from './indexer';
 import { computeZoneState, TokenBucket, type ZoneState, zoneKey } from './node-zones';
 
 export const NODE_MONITOR_PERIOD_MS = 5_000;
@@ -93,7 +92,6 @@ export class NodeLifecycleController extends BaseController {
   readonly controllerName = 'nodelifecycle';
   readonly eventSource = 'node-controller';
   readonly periodMs = NODE_MONITOR_PERIOD_MS;
-  private readonly podsByNode = new Index(byNodeName);
   private health = new Map<string, NodeHealth>();
   private known = new Set<string>();
   private zoneStates = new Map<string, ZoneState>();
@@ -106,10 +104,6 @@ export class NodeLifecycleController extends BaseController {
     // Leases are read at each node-monitor pass (every 5 s), not watched: upstream, too, only
     // looks at them when it monitors node health.
     super(['nodes', 'pods'], ['leases']);
-  }
-
-  protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource === 'pods') this.podsByNode.apply(events);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
@@ -229,7 +223,11 @@ export class NodeLifecycleController extends BaseController {
         (current.status !== 'True' && observed.status === 'True') ||
         (needsRetry && observed.status !== 'True')
       ) {
-        const pods = lookup(this.informer<Pod>('pods'), this.podsByNode.sortedKeys(name));
+        // rare (a node stops being Ready): a scan of the cache costs less than an index kept
+        // up to date through every pod change of the cluster
+        const pods = this.informer<Pod>('pods')
+          .list((p) => p.spec?.nodeName === name)
+          .sort(byKey);
         if (this.markPodsNotReady(pods, pass)) this.retry.delete(name);
         else this.retry.add(name);
       }
