@@ -11,6 +11,7 @@ import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import { EventRecorder } from '../shared/event-recorder';
 import { Informer, keyOf } from '../shared/informer';
+import { parseIso } from '../shared/time';
 import type { TraceObjectRef } from '../trace/trace-event';
 
 export const KCM_NAME = 'kube-controller-manager' as const;
@@ -40,6 +41,13 @@ export class Pass {
 
   get now(): number {
     return this.ctx.now;
+  }
+
+  private epochMs?: number;
+
+  /** `nowIso` as epoch ms (what status timestamps compare against), parsed once per pass. */
+  get nowEpoch(): number {
+    return (this.epochMs ??= parseIso(this.ctx.nowIso));
   }
 
   emit(

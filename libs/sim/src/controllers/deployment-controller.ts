@@ -746,7 +746,7 @@ export class DeploymentController extends BaseController {
       return;
     }
     const due = parseIso(cond.lastUpdateTime) + r.progressDeadlineSeconds * 1000;
-    const wait = Math.max(0, due - parseIso(pass.ctx.nowIso)) + 1000;
+    const wait = Math.max(0, due - pass.nowEpoch) + 1000;
     pass.requeueAt(keyOf(d), pass.now + wait);
   }
 }
