@@ -266,7 +266,10 @@ export class DaemonSetController extends BaseController {
 
   private plan(ds: DaemonSet): NodePlan[] {
     const byNode = new Map<string, Pod[]>();
-    const pods = lookup(this.informer<Pod>('pods'), this.podsByOwner.sortedKeys(ds.metadata.uid ?? ''));
+    const pods = lookup(
+      this.informer<Pod>('pods'),
+      this.podsByOwner.sortedKeys(ds.metadata.uid ?? ''),
+    );
     for (const pod of pods) {
       if (pod.metadata.deletionTimestamp) continue;
       const node = targetNodeName(pod);

@@ -224,7 +224,8 @@ function withoutHash(t: PodTemplateSpec): PodTemplateSpec {
 }
 
 export function equalIgnoreHash(a: PodTemplateSpec, b: PodTemplateSpec): boolean {
-  if (!Object.isFrozen(a) || !Object.isFrozen(b)) return stableEqual(withoutHash(a), withoutHash(b));
+  if (!Object.isFrozen(a) || !Object.isFrozen(b))
+    return stableEqual(withoutHash(a), withoutHash(b));
   let known = templateComparisons.get(a);
   let equal = known?.get(b);
   if (equal === undefined) {

@@ -17,14 +17,21 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byNamespace, byNamespacedLabel, byTargetPod, Index, selectorIndexValue } from './indexer';
+import {
+  byNamespace,
+  byNamespacedLabel,
+  byTargetPod,
+  Index,
+  LazyIndex,
+  selectorIndexValue,
+} from './indexer';
 import { computeSubsets, derivedLabels, serviceHasSelector } from './service-endpoints';
 
 export class EndpointsController extends BaseController {
   readonly controllerName = 'endpoints';
   readonly eventSource = 'endpoint-controller';
   readonly periodMs = 5_000;
-  private readonly podsByLabel = new Index(byNamespacedLabel);
+  private readonly podsByLabel = new LazyIndex(byNamespacedLabel, () => this.informer('pods'));
   private readonly servicesByNs = new Index(byNamespace);
   private readonly endpointsByPod = new Index(byTargetPod);
 

@@ -17,7 +17,14 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byNamespace, byNamespacedLabel, byTargetPod, Index, selectorIndexValue } from './indexer';
+import {
+  byNamespace,
+  byNamespacedLabel,
+  byTargetPod,
+  Index,
+  LazyIndex,
+  selectorIndexValue,
+} from './indexer';
 import {
   computeSliceGroups,
   derivedLabels,
@@ -33,7 +40,7 @@ export class EndpointSliceController extends BaseController {
   readonly controllerName = 'endpointslice';
   readonly eventSource = 'endpoint-slice-controller';
   readonly periodMs = 5_000;
-  private readonly podsByLabel = new Index(byNamespacedLabel);
+  private readonly podsByLabel = new LazyIndex(byNamespacedLabel, () => this.informer('pods'));
   private readonly servicesByNs = new Index(byNamespace);
   private readonly slicesByPod = new Index(byTargetPod);
   private readonly slicesByService = new Index((o) => {
