@@ -32,6 +32,9 @@ interface SavedState {
   events?: [string, number][];
 }
 
+// the controllers' passes of one instant (a busy cluster wakes many) share one parse of its clock
+const parsedNow = { iso: '', epochMs: NaN };
+
 /** One pass of a controller: the context plus helpers that trace every action with its cause. */
 export class Pass {
   constructor(
@@ -43,11 +46,14 @@ export class Pass {
     return this.ctx.now;
   }
 
-  private epochMs?: number;
-
-  /** `nowIso` as epoch ms (what status timestamps compare against), parsed once per pass. */
+  /** `nowIso` as epoch ms (what status timestamps compare against), parsed once per instant. */
   get nowEpoch(): number {
-    return (this.epochMs ??= parseIso(this.ctx.nowIso));
+    const iso = this.ctx.nowIso;
+    if (iso !== parsedNow.iso) {
+      parsedNow.iso = iso;
+      parsedNow.epochMs = parseIso(iso);
+    }
+    return parsedNow.epochMs;
   }
 
   emit(
