@@ -361,7 +361,11 @@ export function byKey(a: KubeObject, b: KubeObject): number {
 export function controllerRef(
   obj: KubeObject,
 ): { kind: string; name: string; uid: string } | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+  // a loop, not find with a closure: several controllers ask this of every pod change
+  const refs = obj.metadata.ownerReferences;
+  if (refs == null) return undefined;
+  for (const r of refs) if (r.controller === true) return r;
+  return undefined;
 }
 
 /** Objects behind index keys, skipping keys a relist may have left stale. */
