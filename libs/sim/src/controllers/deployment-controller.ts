@@ -280,9 +280,10 @@ export class DeploymentController extends BaseController {
         if (!isOk(res)) throw new Failed();
         return res.body as ReplicaSet;
       }
-      const status: DeploymentStatus = deepClone(d.status ?? {});
-      let statusChanged = false;
-      if (r.progressDeadlineSeconds !== undefined && !getCondition(status, 'Progressing')) {
+      // nearly every sync finds the condition there: the status is copied only to be changed
+      let status: DeploymentStatus | undefined;
+      if (r.progressDeadlineSeconds !== undefined && !getCondition(d.status, 'Progressing')) {
+        status = deepClone(d.status ?? {});
         setCondition(
           status,
           newCondition(
@@ -293,10 +294,9 @@ export class DeploymentController extends BaseController {
             pass.ctx.nowIso,
           ),
         );
-        statusChanged = true;
       }
       this.setDeploymentRevision(s, copy.metadata.annotations?.[REVISION_ANNOTATION]);
-      if (statusChanged) this.writeStatus(s, status);
+      if (status) this.writeStatus(s, status);
       return copy;
     }
     if (!createIfMissing) return undefined;

@@ -386,6 +386,8 @@ export class ReplicaSetController extends BaseController {
         namespace: rs.metadata.namespace,
         name: rs.metadata.name,
         body: { ...rs, status },
+        // the status was built for this write alone: the apiserver may keep it uncopied
+        handOver: true,
       },
       refOf(rs),
       `Updating status of ReplicaSet ${rs.metadata.name}: ${replicas} replicas, ${ready} ready, ${available} available`,
