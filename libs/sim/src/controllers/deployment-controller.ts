@@ -436,6 +436,8 @@ export class DeploymentController extends BaseController {
         body,
         // only status and resourceVersion are read back (s.d's own parts are frozen already)
         readOnly: true,
+        // every status written is built for its write and not changed after it
+        handOver: true,
       },
       refOf(s.d),
       `Updating status of Deployment ${s.d.metadata.name}: ${summarize(status)}`,
@@ -714,7 +716,7 @@ export class DeploymentController extends BaseController {
           removeCondition(status, 'Progressing');
         }
         setCondition(status, cond);
-      } else if (deploymentTimedOut(r, status, parseIso(nowIso))) {
+      } else if (deploymentTimedOut(r, status, pass.nowEpoch)) {
         const msg = rsName
           ? `ReplicaSet "${rsName}" has timed out progressing.`
           : `Deployment "${d.metadata.name}" has timed out progressing.`;
