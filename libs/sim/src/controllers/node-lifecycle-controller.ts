@@ -10,15 +10,7 @@
 import type { WatchEvent } from '../client/api-client';
 import type { Condition, Lease, Node, Pod, Taint } from '../model';
 import type { Pass } from './base-controller';
-import {
-  BaseController,
-  byKey,
-  deepClone,
-  isOk,
-  refOf,
-  splitKey,
-  type SyncResult,
-} from './base-controller';
+import { BaseController, byKey, deepClone, isOk, refOf, type SyncResult } from './base-controller';
 import { computeZoneState, TokenBucket, type ZoneState, zoneKey } from './node-zones';
 
 export const NODE_MONITOR_PERIOD_MS = 5_000;
@@ -125,8 +117,7 @@ export class NodeLifecycleController extends BaseController {
 
   protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
     if (key.startsWith('pod/')) {
-      const { namespace, name } = splitKey(key.slice(4));
-      const pod = this.informer<Pod>('pods').get(namespace, name);
+      const pod = this.informer<Pod>('pods').getByKey(key.slice(4));
       if (!pod || !pod.spec.nodeName || this.nodeReady(pod.spec.nodeName)) return 'done';
       return this.markPodsNotReady([pod], pass, cause) ? 'done' : 'retry';
     }
