@@ -98,13 +98,29 @@ export class GarbageCollector extends BaseController {
   }
 
   protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
-    const [kind, tagged] = [key.slice(0, key.indexOf('|')), key.slice(key.indexOf('|') + 1)];
+    const bar = key.indexOf('|');
+    const kind = key.slice(0, bar);
+    const tagged = key.slice(bar + 1);
     const { resource, namespace, name } = untag(tagged);
     const obj = this.informer(resource).get(namespace, name);
     if (!obj) return 'done';
     return kind === 'owner'
       ? this.syncOwner(resource, obj, pass, cause)
       : this.syncDependent(resource, obj, pass, cause);
+  }
+
+  /** Whether ownerState would find every owner present without asking the apiserver ('keep'). */
+  private ownersCached(refs: readonly OwnerReference[], namespace: string | undefined): boolean {
+    for (const ref of refs) {
+      const info = resourceForKind(ref.kind);
+      if (!info) continue;
+      const cached = this.informers[info.resource]?.get(
+        info.namespaced ? namespace : undefined,
+        ref.name,
+      );
+      if (!cached || cached.metadata.uid !== ref.uid) return false;
+    }
+    return true;
   }
 
   private ownerState(ref: OwnerReference, namespace: string | undefined, pass: Pass): OwnerState {
@@ -130,6 +146,8 @@ export class GarbageCollector extends BaseController {
   private syncDependent(resource: string, obj: KubeObject, pass: Pass, cause?: number): SyncResult {
     if (obj.metadata.deletionTimestamp) return 'done';
     const refs = obj.metadata.ownerReferences ?? [];
+    // every change of every owned pod comes here, and nearly always finds its owners cached
+    if (this.ownersCached(refs, obj.metadata.namespace)) return 'done';
     const states = refs.map((r) => this.ownerState(r, obj.metadata.namespace, pass));
     const decision = gcDecision(states);
     if (decision === 'wait') return 'retry';
