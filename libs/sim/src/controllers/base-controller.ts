@@ -11,6 +11,7 @@ import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import { EventRecorder } from '../shared/event-recorder';
 import { Informer, keyOf } from '../shared/informer';
+import { parseIso } from '../shared/time';
 import type { TraceObjectRef } from '../trace/trace-event';
 
 export const KCM_NAME = 'kube-controller-manager' as const;
@@ -31,6 +32,9 @@ interface SavedState {
   events?: [string, number][];
 }
 
+// the controllers' passes of one instant (a busy cluster wakes many) share one parse of its clock
+const parsedNow = { iso: '', epochMs: NaN };
+
 /** One pass of a controller: the context plus helpers that trace every action with its cause. */
 export class Pass {
   constructor(
@@ -40,6 +44,16 @@ export class Pass {
 
   get now(): number {
     return this.ctx.now;
+  }
+
+  /** `nowIso` as epoch ms (what status timestamps compare against), parsed once per instant. */
+  get nowEpoch(): number {
+    const iso = this.ctx.nowIso;
+    if (iso !== parsedNow.iso) {
+      parsedNow.iso = iso;
+      parsedNow.epochMs = parseIso(iso);
+    }
+    return parsedNow.epochMs;
   }
 
   emit(
@@ -193,36 +207,9 @@ export abstract class BaseController implements Component {
 
   private runPass(pass: Pass): void {
     const resyncDue = pass.now >= this.lastResync + this.periodMs;
-    const toSync = resyncDue ? [...this.watches, ...this.passive] : this.watches;
-    for (const resource of toSync) {
-      const informer = this.informers[resource] as Informer;
-      const wasSynced = informer.synced;
-      let events = informer.sync(pass.ctx.client);
-      this.observe(resource, events);
-      const from = this.resumeFrom[resource];
-      let replayed = !wasSynced && informer.synced && from !== undefined;
-      if (replayed) {
-        // After a restore the queue was saved and the cache relisted: only what changed since
-        // the save is new work, exactly what the original lab's watch would have delivered.
-        delete this.resumeFrom[resource];
-        const since = pass.ctx.client.watch(resource, from as number);
-        if (!isStatus(since)) events = since;
-        else replayed = false; // history gone (410): every relisted object is reconciled
-      }
-      // The bookmark used for that replay: a list sets it (the cache holds everything up to the
-      // list's revision), then only real watch events move it.
-      if (!wasSynced && !replayed && informer.synced) {
-        this.revisions[resource] = informer.lastRevision;
-      } else if ((wasSynced || replayed) && events.length > 0) {
-        let revision = this.revisions[resource] ?? 0;
-        for (const ev of events) revision = Math.max(revision, ev.revision);
-        this.revisions[resource] = revision;
-      }
-      for (const ev of events) {
-        for (const key of this.keysFor(resource, ev, pass)) this.enqueue(key, ev.traceSeq);
-      }
-    }
-    if (!toSync.every((r) => (this.informers[r] as Informer).synced)) {
+    let synced = this.syncInformers(this.watches, pass);
+    if (resyncDue) synced = this.syncInformers(this.passive, pass) && synced;
+    if (!synced) {
       // Cannot see the cluster (apiserver down at start): try again next period.
       return;
     }
@@ -237,15 +224,58 @@ export abstract class BaseController implements Component {
         if (!this.queue.has(key)) this.queue.set(key, {});
       } else pass.ctx.wakeAt(at);
     }
-    const keys = [...this.queue.keys()].sort();
-    for (const key of keys) {
-      const entry = this.queue.get(key) as QueueEntry;
-      this.queue.delete(key);
-      if (this.syncKey(key, pass, entry.cause) === 'retry' && !this.queue.has(key)) {
-        this.queue.set(key, entry);
+    // most passes of a busy cluster find nothing queued (another controller's change woke them)
+    if (this.queue.size > 0) {
+      const keys = [...this.queue.keys()].sort();
+      for (const key of keys) {
+        const entry = this.queue.get(key) as QueueEntry;
+        this.queue.delete(key);
+        if (this.syncKey(key, pass, entry.cause) === 'retry' && !this.queue.has(key)) {
+          this.queue.set(key, entry);
+        }
       }
     }
     this.afterSync(pass);
+  }
+
+  /** Syncs the informers of `resources` and queues what their events touch; false if one never listed. */
+  private syncInformers(resources: readonly string[], pass: Pass): boolean {
+    let synced = true;
+    for (const resource of resources) {
+      const informer = this.informers[resource] as Informer;
+      const wasSynced = informer.synced;
+      let events = informer.sync(pass.ctx.client);
+      this.observe(resource, events);
+      if (wasSynced) {
+        if (events.length > 0) this.noteRevisions(resource, events);
+      } else if (informer.synced) {
+        const from = this.resumeFrom[resource];
+        let replayed = from !== undefined;
+        if (replayed) {
+          // After a restore the queue was saved and the cache relisted: only what changed since
+          // the save is new work, exactly what the original lab's watch would have delivered.
+          delete this.resumeFrom[resource];
+          const since = pass.ctx.client.watch(resource, from as number);
+          if (!isStatus(since)) events = since;
+          else replayed = false; // history gone (410): every relisted object is reconciled
+        }
+        // The bookmark used for that replay: a list sets it (the cache holds everything up to
+        // the list's revision), then only real watch events move it.
+        if (!replayed) this.revisions[resource] = informer.lastRevision;
+        else if (events.length > 0) this.noteRevisions(resource, events);
+      } else synced = false;
+      for (const ev of events) {
+        const keys = this.keysFor(resource, ev, pass);
+        for (let i = 0; i < keys.length; i++) this.enqueue(keys[i] as string, ev.traceSeq);
+      }
+    }
+    return synced;
+  }
+
+  private noteRevisions(resource: string, events: readonly WatchEvent[]): void {
+    let revision = this.revisions[resource] ?? 0;
+    for (const ev of events) revision = Math.max(revision, ev.revision);
+    this.revisions[resource] = revision;
   }
 
   enqueue(key: string, cause?: number): void {
@@ -331,7 +361,11 @@ export function byKey(a: KubeObject, b: KubeObject): number {
 export function controllerRef(
   obj: KubeObject,
 ): { kind: string; name: string; uid: string } | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+  // a loop, not find with a closure: several controllers ask this of every pod change
+  const refs = obj.metadata.ownerReferences;
+  if (refs == null) return undefined;
+  for (const r of refs) if (r.controller === true) return r;
+  return undefined;
 }
 
 /** Objects behind index keys, skipping keys a relist may have left stale. */

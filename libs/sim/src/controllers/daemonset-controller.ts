@@ -20,7 +20,6 @@ import type {
 } from '../model';
 import { isStatus } from '../model';
 import { computePodTemplateHash } from '../shared/hash';
-import { parseIso } from '../shared/time';
 import type { Pass } from './base-controller';
 import {
   BaseController,
@@ -267,7 +266,10 @@ export class DaemonSetController extends BaseController {
 
   private plan(ds: DaemonSet): NodePlan[] {
     const byNode = new Map<string, Pod[]>();
-    const pods = lookup(this.informer<Pod>('pods'), this.podsByOwner.keys(ds.metadata.uid ?? ''));
+    const pods = lookup(
+      this.informer<Pod>('pods'),
+      this.podsByOwner.sortedKeys(ds.metadata.uid ?? ''),
+    );
     for (const pod of pods) {
       if (pod.metadata.deletionTimestamp) continue;
       const node = targetNodeName(pod);
@@ -335,7 +337,7 @@ export class DaemonSetController extends BaseController {
     const raw = ds.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1;
     const maxUnavailable = Math.max(scaledValue(raw, desired, true), 0);
     const minReady = ds.spec.minReadySeconds ?? 0;
-    const nowEpoch = parseIso(pass.ctx.nowIso);
+    const nowEpoch = pass.nowEpoch;
     let unavailable = 0;
     const oldAvailable: Pod[] = [];
     const oldUnavailable: Pod[] = [];
@@ -466,7 +468,7 @@ export class DaemonSetController extends BaseController {
   ): boolean {
     const generation = templateGeneration(ds);
     const minReady = ds.spec.minReadySeconds ?? 0;
-    const nowEpoch = parseIso(pass.ctx.nowIso);
+    const nowEpoch = pass.nowEpoch;
     let desired = 0;
     let current = 0;
     let misscheduled = 0;

@@ -72,7 +72,6 @@ export class DeploymentController extends BaseController {
   // namespace (every other Deployment's) need not be looked at
   private readonly rsByOwner = new Index(byControllerUid);
   private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? [] : byNamespace(o)));
-  private readonly podsByOwner = new Index(byControllerUid);
 
   constructor() {
     super(['deployments', 'replicasets', 'pods']);
@@ -89,7 +88,6 @@ export class DeploymentController extends BaseController {
       this.rsByOwner.apply(events, keys);
       this.orphanRsByNs.apply(events, keys);
     }
-    if (resource === 'pods') this.podsByOwner.apply(events);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
@@ -282,9 +280,10 @@ export class DeploymentController extends BaseController {
         if (!isOk(res)) throw new Failed();
         return res.body as ReplicaSet;
       }
-      const status: DeploymentStatus = deepClone(d.status ?? {});
-      let statusChanged = false;
-      if (r.progressDeadlineSeconds !== undefined && !getCondition(status, 'Progressing')) {
+      // nearly every sync finds the condition there: the status is copied only to be changed
+      let status: DeploymentStatus | undefined;
+      if (r.progressDeadlineSeconds !== undefined && !getCondition(d.status, 'Progressing')) {
+        status = deepClone(d.status ?? {});
         setCondition(
           status,
           newCondition(
@@ -295,10 +294,9 @@ export class DeploymentController extends BaseController {
             pass.ctx.nowIso,
           ),
         );
-        statusChanged = true;
       }
       this.setDeploymentRevision(s, copy.metadata.annotations?.[REVISION_ANNOTATION]);
-      if (statusChanged) this.writeStatus(s, status);
+      if (status) this.writeStatus(s, status);
       return copy;
     }
     if (!createIfMissing) return undefined;
@@ -438,6 +436,8 @@ export class DeploymentController extends BaseController {
         body,
         // only status and resourceVersion are read back (s.d's own parts are frozen already)
         readOnly: true,
+        // every status written is built for its write and not changed after it
+        handOver: true,
       },
       refOf(s.d),
       `Updating status of Deployment ${s.d.metadata.name}: ${summarize(status)}`,
@@ -611,13 +611,18 @@ export class DeploymentController extends BaseController {
 
   private oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): boolean {
     if (sumStatusReplicas(oldRSs) > 0) return true;
-    const pods = this.informer<Pod>('pods');
+    // only Recreate asks: a scan of the pod cache costs less than an index kept up to date
+    // through every pod change of the cluster
+    const owners = new Set<string>();
     for (const rs of oldRSs) {
       if (newRS && rs.metadata.uid === newRS.metadata.uid) continue;
-      for (const pod of lookup(pods, this.podsByOwner.keys(rs.metadata.uid ?? ''))) {
-        const phase = pod.status?.phase;
-        if (phase !== 'Failed' && phase !== 'Succeeded') return true;
-      }
+      owners.add(rs.metadata.uid ?? '');
+    }
+    if (owners.size === 0) return false;
+    for (const pod of this.informer<Pod>('pods').list()) {
+      const phase = pod.status?.phase;
+      if (phase === 'Failed' || phase === 'Succeeded') continue;
+      for (const uid of byControllerUid(pod)) if (owners.has(uid)) return true;
     }
     return false;
   }
@@ -648,6 +653,8 @@ export class DeploymentController extends BaseController {
     const cond = getCondition(s.d.status, 'Progressing');
     if (cond?.reason === REASON.TimedOut) return;
     const pausedExists = cond?.reason === REASON.Paused;
+    // nearly every sync changes nothing here: the status is copied only to be changed
+    if (r.paused === pausedExists) return;
     const status: DeploymentStatus = deepClone(s.d.status ?? {});
     if (r.paused && !pausedExists) {
       setCondition(
@@ -709,7 +716,7 @@ export class DeploymentController extends BaseController {
           removeCondition(status, 'Progressing');
         }
         setCondition(status, cond);
-      } else if (deploymentTimedOut(r, status, parseIso(nowIso))) {
+      } else if (deploymentTimedOut(r, status, pass.nowEpoch)) {
         const msg = rsName
           ? `ReplicaSet "${rsName}" has timed out progressing.`
           : `Deployment "${d.metadata.name}" has timed out progressing.`;
@@ -741,7 +748,7 @@ export class DeploymentController extends BaseController {
       return;
     }
     const due = parseIso(cond.lastUpdateTime) + r.progressDeadlineSeconds * 1000;
-    const wait = Math.max(0, due - parseIso(pass.ctx.nowIso)) + 1000;
+    const wait = Math.max(0, due - pass.nowEpoch) + 1000;
     pass.requeueAt(keyOf(d), pass.now + wait);
   }
 }

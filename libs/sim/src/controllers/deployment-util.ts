@@ -224,8 +224,21 @@ function withoutHash(t: PodTemplateSpec): PodTemplateSpec {
 }
 
 export function equalIgnoreHash(a: PodTemplateSpec, b: PodTemplateSpec): boolean {
-  return stableEqual(withoutHash(a), withoutHash(b));
+  if (!Object.isFrozen(a) || !Object.isFrozen(b))
+    return stableEqual(withoutHash(a), withoutHash(b));
+  let known = templateComparisons.get(a);
+  let equal = known?.get(b);
+  if (equal === undefined) {
+    equal = stableEqual(withoutHash(a), withoutHash(b));
+    if (!known) templateComparisons.set(a, (known = new WeakMap()));
+    known.set(b, equal);
+  }
+  return equal;
 }
+
+// Every sync of a Deployment compares its template with each of its ReplicaSets'; both are the
+// informers' frozen objects, kept across status writes, so each pair is compared once.
+const templateComparisons = new WeakMap<PodTemplateSpec, WeakMap<PodTemplateSpec, boolean>>();
 
 /** FindNewReplicaSet: the oldest RS whose template equals the Deployment's. */
 export function findNewReplicaSet(d: Deployment, rss: ReplicaSet[]): ReplicaSet | undefined {

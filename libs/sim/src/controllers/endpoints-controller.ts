@@ -17,14 +17,21 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byNamespace, byNamespacedLabel, byTargetPod, Index, selectorIndexValue } from './indexer';
+import {
+  byNamespace,
+  byNamespacedLabel,
+  byTargetPod,
+  Index,
+  LazyIndex,
+  selectorIndexValue,
+} from './indexer';
 import { computeSubsets, derivedLabels, serviceHasSelector } from './service-endpoints';
 
 export class EndpointsController extends BaseController {
   readonly controllerName = 'endpoints';
   readonly eventSource = 'endpoint-controller';
   readonly periodMs = 5_000;
-  private readonly podsByLabel = new Index(byNamespacedLabel);
+  private readonly podsByLabel = new LazyIndex(byNamespacedLabel, () => this.informer('pods'));
   private readonly servicesByNs = new Index(byNamespace);
   private readonly endpointsByPod = new Index(byTargetPod);
 
@@ -42,11 +49,14 @@ export class EndpointsController extends BaseController {
     const obj = ev.object;
     if (resource !== 'pods') return [keyOf(obj)];
     const ns = obj.metadata.namespace ?? '';
-    const keys = new Set(this.endpointsByPod.keys(keyOf(obj)));
-    for (const svc of lookup(this.informer<Service>('services'), this.servicesByNs.keys(ns))) {
-      if (mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) keys.add(keyOf(svc));
+    // the index's own sorted arrays, read before the next apply: most pod events concern no Service
+    const keys = new Set(this.endpointsByPod.sortedKeys(keyOf(obj)));
+    const services = this.informer<Service>('services');
+    for (const serviceKey of this.servicesByNs.sortedKeys(ns)) {
+      const svc = services.getByKey(serviceKey);
+      if (svc && mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) keys.add(keyOf(svc));
     }
-    return [...keys];
+    return keys.size === 0 ? [] : [...keys];
   }
 
   protected allKeys(): string[] {
@@ -115,7 +125,7 @@ export class EndpointsController extends BaseController {
     const selector = svc.spec.selector ?? {};
     const value = selectorIndexValue(svc.metadata.namespace ?? '', selector);
     if (value === undefined) return [];
-    return lookup(this.informer<Pod>('pods'), this.podsByLabel.keys(value)).filter((p) =>
+    return lookup(this.informer<Pod>('pods'), this.podsByLabel.sortedKeys(value)).filter((p) =>
       mapSelectorMatches(selector, p.metadata.labels),
     );
   }

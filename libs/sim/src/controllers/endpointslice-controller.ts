@@ -17,7 +17,14 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byNamespace, byNamespacedLabel, byTargetPod, Index, selectorIndexValue } from './indexer';
+import {
+  byNamespace,
+  byNamespacedLabel,
+  byTargetPod,
+  Index,
+  LazyIndex,
+  selectorIndexValue,
+} from './indexer';
 import {
   computeSliceGroups,
   derivedLabels,
@@ -33,7 +40,7 @@ export class EndpointSliceController extends BaseController {
   readonly controllerName = 'endpointslice';
   readonly eventSource = 'endpoint-slice-controller';
   readonly periodMs = 5_000;
-  private readonly podsByLabel = new Index(byNamespacedLabel);
+  private readonly podsByLabel = new LazyIndex(byNamespacedLabel, () => this.informer('pods'));
   private readonly servicesByNs = new Index(byNamespace);
   private readonly slicesByPod = new Index(byTargetPod);
   private readonly slicesByService = new Index((o) => {
@@ -66,19 +73,19 @@ export class EndpointSliceController extends BaseController {
         : [];
     }
     const keys = new Set<string>();
-    for (const sliceKey of this.slicesByPod.keys(keyOf(obj))) {
+    // the indexes' own sorted arrays, read before the next apply
+    for (const sliceKey of this.slicesByPod.sortedKeys(keyOf(obj))) {
       const { namespace, name } = splitKey(sliceKey);
       const svc = this.informer<EndpointSlice>('endpointslices').get(namespace, name)?.metadata
         .labels?.[SERVICE_NAME_LABEL];
       if (svc) keys.add(`${namespace}/${svc}`);
     }
-    for (const svc of lookup(
-      this.informer<Service>('services'),
-      this.servicesByNs.keys(obj.metadata.namespace ?? ''),
-    )) {
-      if (mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) keys.add(keyOf(svc));
+    const services = this.informer<Service>('services');
+    for (const serviceKey of this.servicesByNs.sortedKeys(obj.metadata.namespace ?? '')) {
+      const svc = services.getByKey(serviceKey);
+      if (svc && mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) keys.add(keyOf(svc));
     }
-    return [...keys];
+    return keys.size === 0 ? [] : [...keys];
   }
 
   protected allKeys(): string[] {
@@ -170,7 +177,7 @@ export class EndpointSliceController extends BaseController {
     const selector = svc.spec.selector ?? {};
     const value = selectorIndexValue(svc.metadata.namespace ?? '', selector);
     if (value === undefined) return [];
-    return lookup(this.informer<Pod>('pods'), this.podsByLabel.keys(value)).filter((p) =>
+    return lookup(this.informer<Pod>('pods'), this.podsByLabel.sortedKeys(value)).filter((p) =>
       mapSelectorMatches(selector, p.metadata.labels),
     );
   }

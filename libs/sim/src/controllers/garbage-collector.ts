@@ -56,24 +56,22 @@ export class GarbageCollector extends BaseController {
   readonly eventSource = 'garbage-collector-controller';
   readonly periodMs = 30_000;
   private readonly dependents = new Index(byOwnerUid);
-  private readonly byUid = new Index((o) => (o.metadata.uid ? [o.metadata.uid] : []));
-  private readonly resourceOf = new Map<string, string>();
 
   constructor() {
     super(GC_RESOURCES, GC_PASSIVE_RESOURCES);
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
+    if (events.length === 0) return;
     const tagged = events.map((ev) => taggedKey(resource, ev.object));
     this.dependents.apply(events, tagged);
-    this.byUid.apply(events, tagged);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
     const obj = ev.object;
     const keys: string[] = [];
     if (ev.type === 'DELETED') {
-      for (const dep of this.dependents.keys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
+      for (const dep of this.dependents.sortedKeys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
       return keys;
     }
     if ((obj.metadata.ownerReferences ?? []).length > 0)
@@ -100,13 +98,29 @@ export class GarbageCollector extends BaseController {
   }
 
   protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
-    const [kind, tagged] = [key.slice(0, key.indexOf('|')), key.slice(key.indexOf('|') + 1)];
+    const bar = key.indexOf('|');
+    const kind = key.slice(0, bar);
+    const tagged = key.slice(bar + 1);
     const { resource, namespace, name } = untag(tagged);
     const obj = this.informer(resource).get(namespace, name);
     if (!obj) return 'done';
     return kind === 'owner'
       ? this.syncOwner(resource, obj, pass, cause)
       : this.syncDependent(resource, obj, pass, cause);
+  }
+
+  /** Whether ownerState would find every owner present without asking the apiserver ('keep'). */
+  private ownersCached(refs: readonly OwnerReference[], namespace: string | undefined): boolean {
+    for (const ref of refs) {
+      const info = resourceForKind(ref.kind);
+      if (!info) continue;
+      const cached = this.informers[info.resource]?.get(
+        info.namespaced ? namespace : undefined,
+        ref.name,
+      );
+      if (!cached || cached.metadata.uid !== ref.uid) return false;
+    }
+    return true;
   }
 
   private ownerState(ref: OwnerReference, namespace: string | undefined, pass: Pass): OwnerState {
@@ -132,6 +146,8 @@ export class GarbageCollector extends BaseController {
   private syncDependent(resource: string, obj: KubeObject, pass: Pass, cause?: number): SyncResult {
     if (obj.metadata.deletionTimestamp) return 'done';
     const refs = obj.metadata.ownerReferences ?? [];
+    // every change of every owned pod comes here, and nearly always finds its owners cached
+    if (this.ownersCached(refs, obj.metadata.namespace)) return 'done';
     const states = refs.map((r) => this.ownerState(r, obj.metadata.namespace, pass));
     const decision = gcDecision(states);
     if (decision === 'wait') return 'retry';
@@ -265,7 +281,21 @@ export class GarbageCollector extends BaseController {
 }
 
 /** Index keys carry the resource: `resource|ns/name` (a uid may belong to any kind). */
+// Every pod change is seen by observe and keysFor (a pod has an owner): the tagged key of a frozen
+// watch object is built once. An object belongs to one resource, so the object alone is the key.
+const frozenTaggedKeys = new WeakMap<KubeObject, string>();
+
 function taggedKey(resource: string, obj: KubeObject): string {
+  if (!Object.isFrozen(obj) || !Object.isFrozen(obj.metadata)) return buildTaggedKey(resource, obj);
+  let key = frozenTaggedKeys.get(obj);
+  if (key === undefined) {
+    key = buildTaggedKey(resource, obj);
+    frozenTaggedKeys.set(obj, key);
+  }
+  return key;
+}
+
+function buildTaggedKey(resource: string, obj: KubeObject): string {
   return obj.metadata.namespace
     ? `${obj.metadata.namespace}/${resource}|${obj.metadata.name}`
     : `${resource}|${obj.metadata.name}`;

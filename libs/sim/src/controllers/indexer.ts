@@ -4,6 +4,7 @@
 
 import type { WatchEvent } from '../client/api-client';
 import type { KubeObject, OwnerReference } from '../model';
+import type { Informer } from '../shared/informer';
 import { keyOf } from '../shared/informer';
 
 export type IndexFunc = (obj: KubeObject) => string[];
@@ -26,7 +27,7 @@ export class Index {
       const key = keys ? (keys[i] as string) : keyOf(ev.object);
       const values = ev.type === 'ADDED' || ev.type === 'MODIFIED' ? this.fn(ev.object) : undefined;
       const old = this.valuesOf.get(key);
-      if (values && old && sameValues(old, values)) continue;
+      if (values && old && (old === values || sameValues(old, values))) continue;
       this.remove(key);
       if (values) this.add(key, values);
     }
@@ -69,6 +70,42 @@ export class Index {
       this.sorted.delete(v);
     }
     this.valuesOf.delete(key);
+  }
+}
+
+/**
+ * An Index over an informer's cache built on its first read, then kept up to date from the events
+ * like any other: a controller that may never ask (no Job, no Service with a selector) does not
+ * index every pod change of the cluster meanwhile. For reads through `lookup` only: unlike an
+ * index fed since the first list, it holds no keys of objects that went away during a relist,
+ * which lookup skips anyway.
+ */
+export class LazyIndex {
+  private index: Index | undefined;
+
+  constructor(
+    private readonly fn: IndexFunc,
+    private readonly cache: () => Informer,
+  ) {}
+
+  apply(events: readonly WatchEvent[], keys?: readonly string[]): void {
+    this.index?.apply(events, keys);
+  }
+
+  /** The index's own sorted array, for a caller that only reads it before the next apply. */
+  sortedKeys(value: string): readonly string[] {
+    return this.built().sortedKeys(value);
+  }
+
+  private built(): Index {
+    if (!this.index) {
+      this.index = new Index(this.fn);
+      const cached: WatchEvent[] = this.cache()
+        .list()
+        .map((object) => ({ type: 'ADDED', object, revision: 0 }));
+      this.index.apply(cached);
+    }
+    return this.index;
   }
 }
 

@@ -20,7 +20,7 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byControllerUid, Index } from './indexer';
+import { byControllerUid, LazyIndex } from './indexer';
 import {
   exceedsBackoffLimit,
   isJobFinished,
@@ -49,7 +49,7 @@ export class JobController extends BaseController {
   readonly controllerName = 'job';
   readonly eventSource = 'job-controller';
   readonly periodMs = 10_000;
-  private readonly podsByOwner = new Index(byControllerUid);
+  private readonly podsByOwner = new LazyIndex(byControllerUid, () => this.informer('pods'));
   private tracking = new Map<string, Tracking>();
 
   constructor() {
@@ -81,7 +81,7 @@ export class JobController extends BaseController {
     }
     const job = deepClone(cached);
     const j = resolveJob(job);
-    const pods = lookup(this.informer<Pod>('pods'), this.podsByOwner.keys(uid));
+    const pods = lookup(this.informer<Pod>('pods'), this.podsByOwner.sortedKeys(uid));
     const terminal = pods.filter(
       (p) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed',
     );

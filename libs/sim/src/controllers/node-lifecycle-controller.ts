@@ -10,16 +10,7 @@
 import type { WatchEvent } from '../client/api-client';
 import type { Condition, Lease, Node, Pod, Taint } from '../model';
 import type { Pass } from './base-controller';
-import {
-  BaseController,
-  deepClone,
-  isOk,
-  lookup,
-  refOf,
-  splitKey,
-  type SyncResult,
-} from './base-controller';
-import { byNodeName, Index } from './indexer';
+import { BaseController, byKey, deepClone, isOk, refOf, type SyncResult } from './base-controller';
 import { computeZoneState, TokenBucket, type ZoneState, zoneKey } from './node-zones';
 
 export const NODE_MONITOR_PERIOD_MS = 5_000;
@@ -93,7 +84,6 @@ export class NodeLifecycleController extends BaseController {
   readonly controllerName = 'nodelifecycle';
   readonly eventSource = 'node-controller';
   readonly periodMs = NODE_MONITOR_PERIOD_MS;
-  private readonly podsByNode = new Index(byNodeName);
   private health = new Map<string, NodeHealth>();
   private known = new Set<string>();
   private zoneStates = new Map<string, ZoneState>();
@@ -106,10 +96,6 @@ export class NodeLifecycleController extends BaseController {
     // Leases are read at each node-monitor pass (every 5 s), not watched: upstream, too, only
     // looks at them when it monitors node health.
     super(['nodes', 'pods'], ['leases']);
-  }
-
-  protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource === 'pods') this.podsByNode.apply(events);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
@@ -131,8 +117,7 @@ export class NodeLifecycleController extends BaseController {
 
   protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
     if (key.startsWith('pod/')) {
-      const { namespace, name } = splitKey(key.slice(4));
-      const pod = this.informer<Pod>('pods').get(namespace, name);
+      const pod = this.informer<Pod>('pods').getByKey(key.slice(4));
       if (!pod || !pod.spec.nodeName || this.nodeReady(pod.spec.nodeName)) return 'done';
       return this.markPodsNotReady([pod], pass, cause) ? 'done' : 'retry';
     }
@@ -229,7 +214,11 @@ export class NodeLifecycleController extends BaseController {
         (current.status !== 'True' && observed.status === 'True') ||
         (needsRetry && observed.status !== 'True')
       ) {
-        const pods = lookup(this.informer<Pod>('pods'), this.podsByNode.keys(name));
+        // rare (a node stops being Ready): a scan of the cache costs less than an index kept
+        // up to date through every pod change of the cluster
+        const pods = this.informer<Pod>('pods')
+          .list((p) => p.spec?.nodeName === name)
+          .sort(byKey);
         if (this.markPodsNotReady(pods, pass)) this.retry.delete(name);
         else this.retry.add(name);
       }

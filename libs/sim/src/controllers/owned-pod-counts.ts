@@ -35,23 +35,15 @@ export class OwnedPodCounts {
       const ev = events[i] as WatchEvent;
       const key = keys[i] as string;
       const old = this.entries.get(key);
+      const entry =
+        ev.type === 'ADDED' || ev.type === 'MODIFIED' ? entryOf(ev.object as Pod) : undefined;
+      // most pod changes are status writes that leave the pod where it was counted
+      if (old && entry && sameEntry(old, entry)) continue;
       if (old) {
         this.count(old, -1);
         this.entries.delete(key);
       }
-      if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
-      const pod = ev.object as Pod;
-      const owners = [...new Set(byControllerUid(pod))];
-      if (owners.length === 0) continue;
-      const labels = pod.metadata.labels ?? {};
-      const active = isPodActive(pod);
-      const entry = {
-        owners,
-        labels,
-        group: JSON.stringify(labels),
-        active,
-        ready: active && isPodReady(pod),
-      };
+      if (!entry) continue;
       this.entries.set(key, entry);
       this.count(entry, 1);
     }
@@ -77,4 +69,39 @@ export class OwnedPodCounts {
       if (groups.size === 0) this.byOwner.delete(owner);
     }
   }
+}
+
+function entryOf(pod: Pod): PodEntry | undefined {
+  const uids = byControllerUid(pod);
+  if (uids.length === 0) return undefined;
+  const labels = pod.metadata.labels ?? {};
+  const active = isPodActive(pod);
+  return {
+    owners: uids.length === 1 ? uids : [...new Set(uids)],
+    labels,
+    group: groupOf(labels),
+    active,
+    ready: active && isPodReady(pod),
+  };
+}
+
+function sameEntry(a: PodEntry, b: PodEntry): boolean {
+  if (a.group !== b.group || a.active !== b.active || a.ready !== b.ready) return false;
+  if (a.owners.length !== b.owners.length) return false;
+  for (let i = 0; i < a.owners.length; i++) if (a.owners[i] !== b.owners[i]) return false;
+  return true;
+}
+
+// Most pod events are status writes that keep the pod's frozen labels: each labels object is
+// serialized once.
+const groupNames = new WeakMap<Labels, string>();
+
+function groupOf(labels: Labels): string {
+  if (!Object.isFrozen(labels)) return JSON.stringify(labels);
+  let group = groupNames.get(labels);
+  if (group === undefined) {
+    group = JSON.stringify(labels);
+    groupNames.set(labels, group);
+  }
+  return group;
 }

@@ -108,7 +108,7 @@ export class ReplicaSetController extends BaseController {
     if (!cached) return 'done';
     // read only here (writes send new bodies): the frozen informer object needs no copy
     const rs = cached;
-    const nowEpoch = parseIso(pass.ctx.nowIso);
+    const nowEpoch = pass.nowEpoch;
     let counts = this.countsFromTotals(rs);
     let error: string | undefined;
     if (counts) {
@@ -147,7 +147,7 @@ export class ReplicaSetController extends BaseController {
     if (rs.metadata.deletionTimestamp) return counts;
     if (counts.replicas > (rs.spec.replicas ?? 1)) return undefined;
     const pods = this.informer<Pod>('pods');
-    for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
+    for (const pod of lookup(pods, this.orphansByNs.sortedKeys(rs.metadata.namespace ?? ''))) {
       if (!pod.metadata.deletionTimestamp && selectorMatches(rs.spec.selector, pod.metadata.labels))
         return undefined;
     }
@@ -181,7 +181,7 @@ export class ReplicaSetController extends BaseController {
       }
     }
     if (rs.metadata.deletionTimestamp) return out;
-    for (const pod of lookup(pods, this.orphansByNs.keys(rs.metadata.namespace ?? ''))) {
+    for (const pod of lookup(pods, this.orphansByNs.sortedKeys(rs.metadata.namespace ?? ''))) {
       if (pod.metadata.deletionTimestamp || !matches(pod.metadata.labels)) continue;
       const refs = [...(pod.metadata.ownerReferences ?? []), ownerRefTo(rs)];
       const adopted = this.patchOwners(
@@ -386,6 +386,8 @@ export class ReplicaSetController extends BaseController {
         namespace: rs.metadata.namespace,
         name: rs.metadata.name,
         body: { ...rs, status },
+        // the status was built for this write alone: the apiserver may keep it uncopied
+        handOver: true,
       },
       refOf(rs),
       `Updating status of ReplicaSet ${rs.metadata.name}: ${replicas} replicas, ${ready} ready, ${available} available`,
@@ -451,7 +453,19 @@ function sameStatus(a: ReplicaSet['status'], b: NonNullable<ReplicaSet['status']
     (a.readyReplicas ?? 0) === (b.readyReplicas ?? 0) &&
     (a.availableReplicas ?? 0) === (b.availableReplicas ?? 0) &&
     (a.observedGeneration ?? 0) === (b.observedGeneration ?? 0) &&
-    JSON.stringify((a.conditions ?? []).map((c) => [c.type, c.status, c.reason])) ===
-      JSON.stringify((b.conditions ?? []).map((c) => [c.type, c.status, c.reason]))
+    sameConditionReasons(a.conditions ?? [], b.conditions ?? [])
   );
+}
+
+/** Same type, status and reason, in order (as their JSON would print: a missing one as null). */
+function sameConditionReasons(a: Condition[], b: Condition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Condition;
+    const y = b[i] as Condition;
+    if ((x.type ?? null) !== (y.type ?? null)) return false;
+    if ((x.status ?? null) !== (y.status ?? null)) return false;
+    if ((x.reason ?? null) !== (y.reason ?? null)) return false;
+  }
+  return true;
 }

@@ -8,15 +8,7 @@
 import type { WatchEvent } from '../client/api-client';
 import type { Node, Pod, Taint, Toleration } from '../model';
 import type { Pass } from './base-controller';
-import {
-  BaseController,
-  deepClone,
-  isOk,
-  keyOf,
-  refOf,
-  splitKey,
-  type SyncResult,
-} from './base-controller';
+import { BaseController, deepClone, isOk, keyOf, refOf, type SyncResult } from './base-controller';
 import { byNodeName, Index } from './indexer';
 
 export function toleratesTaint(t: Toleration, taint: Taint): boolean {
@@ -76,19 +68,18 @@ export class TaintEvictionController extends BaseController {
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {
     if (resource === 'pods') return [`pod/${keyOf(ev.object)}`];
-    return this.podsByNode.keys(ev.object.metadata.name as string).map((k) => `pod/${k}`);
+    return this.podsByNode.sortedKeys(ev.object.metadata.name as string).map((k) => `pod/${k}`);
   }
 
   protected allKeys(): string[] {
     return this.informer<Node>('nodes')
       .list((n) => (n.spec?.taints ?? []).some((t) => t.effect === 'NoExecute'))
-      .flatMap((n) => this.podsByNode.keys(n.metadata.name as string).map((k) => `pod/${k}`));
+      .flatMap((n) => this.podsByNode.sortedKeys(n.metadata.name as string).map((k) => `pod/${k}`));
   }
 
   protected syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult {
     const podKey = key.slice(4);
-    const { namespace, name } = splitKey(podKey);
-    const pod = this.informer<Pod>('pods').get(namespace, name);
+    const pod = this.informer<Pod>('pods').getByKey(podKey);
     if (!pod || pod.metadata.deletionTimestamp || !pod.spec.nodeName) {
       this.scheduled.delete(podKey);
       return 'done';
@@ -142,8 +133,7 @@ export class TaintEvictionController extends BaseController {
         pass.ctx.wakeAt(s.fireAt);
         continue;
       }
-      const { namespace, name } = splitKey(podKey);
-      const pod = this.informer<Pod>('pods').get(namespace, name);
+      const pod = this.informer<Pod>('pods').getByKey(podKey);
       if (!pod) {
         this.scheduled.delete(podKey);
         continue;

@@ -54,7 +54,7 @@ export class TtlAfterFinishedController extends BaseController {
     if (!job || job.metadata.deletionTimestamp) return 'done';
     const expires = jobExpiresAt(job);
     if (expires === undefined) return 'done';
-    const nowEpoch = parseIso(pass.ctx.nowIso);
+    const nowEpoch = pass.nowEpoch;
     if (nowEpoch < expires) {
       pass.requeueAt(key, pass.now + (expires - nowEpoch));
       return 'done';
