@@ -7,6 +7,7 @@ import type { Condition, ContainerStatus, KubeObject, Lease, Node, Pod, PodStatu
 import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
+import { fileChangeCount } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { EventRecorder } from '../shared/event-recorder';
 import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
@@ -129,6 +130,9 @@ export function createKubelet(host: NodeHost): Kubelet {
   let staticsSeen = 0;
   let syncedSeen = false;
   const staticCache: StaticPodCache = new Map();
+  // the static pods as last read, and the host's file change count then (every reconcile reads
+  // the manifest directory; its files almost never change)
+  let staticRead: { changes: number; read: ReturnType<typeof readStaticPods> } | null = null;
 
   const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
     host.systemd.log(
@@ -416,16 +420,23 @@ export function createKubelet(host: NodeHost): Kubelet {
     return true;
   };
 
-  /** A pod's own wake-up collector: the kubelet's, plus the earliest the pod asked for. */
+  /**
+   * The pods' wake-up collector of one reconcile: a pod's sync asks through `env`, which passes
+   * every request on to the kubelet's and keeps the earliest in the object `begin` returned for
+   * that pod (pods are synced one after the other, so one collector serves them all).
+   */
   const podWaker = (
     ctx: ComponentContext,
-    env: WorkerEnv,
-  ): { podEnv: WorkerEnv; podNext: { at: number; periodic: boolean } } => {
-    const podNext = { at: Infinity, periodic: true };
-    const podEnv: WorkerEnv = {
-      ...env,
+    kubeletEnv: WorkerEnv,
+  ): { env: WorkerEnv; begin: () => { at: number; periodic: boolean } } => {
+    let podNext = { at: Infinity, periodic: true };
+    const env: WorkerEnv = {
+      ctx,
+      host: kubeletEnv.host,
+      backoffs: kubeletEnv.backoffs,
+      events: kubeletEnv.events,
       wake: (at: number, periodic = false): void => {
-        env.wake(at, periodic);
+        kubeletEnv.wake(at, periodic);
         const t = at <= ctx.now ? ctx.now + 1 : at;
         if (t < podNext.at) {
           podNext.at = t;
@@ -433,11 +444,24 @@ export function createKubelet(host: NodeHost): Kubelet {
         } else if (t === podNext.at && !periodic) podNext.periodic = false;
       },
     };
-    return { podEnv, podNext };
+    const begin = (): { at: number; periodic: boolean } =>
+      (podNext = { at: Infinity, periodic: true });
+    return { env, begin };
   };
 
-  const syncStaticPods = (ctx: ComponentContext, env: WorkerEnv, full: boolean): Set<string> => {
-    const { pods: statics, errors } = readStaticPods(host, staticCache);
+  const syncStaticPods = (
+    ctx: ComponentContext,
+    env: WorkerEnv,
+    waker: ReturnType<typeof podWaker>,
+    full: boolean,
+  ): Set<string> => {
+    const changes = fileChangeCount(host.files);
+    let read = changes !== undefined && staticRead?.changes === changes ? staticRead.read : null;
+    if (read === null) {
+      read = readStaticPods(host, staticCache);
+      staticRead = changes === undefined ? null : { changes, read };
+    }
+    const { pods: statics, errors } = read;
     for (const e of errors) {
       if (state.staticErrors[e.file] === e.error) continue;
       state.staticErrors[e.file] = e.error;
@@ -462,7 +486,8 @@ export function createKubelet(host: NodeHost): Kubelet {
           continue;
         }
       }
-      const { podEnv, podNext } = podWaker(ctx, env);
+      const podEnv = waker.env;
+      const podNext = waker.begin();
       staticRetry.delete(sp.hash);
       if (!rt) {
         rt = newPodRuntime(
@@ -633,6 +658,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
     }
     const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
+    const waker = podWaker(ctx, env);
     const full = fullSyncPending || ctx.now - lastFullSync >= NODE_STATUS_UPDATE_MS;
     if (full) {
       fullSyncPending = false;
@@ -691,7 +717,8 @@ export function createKubelet(host: NodeHost): Kubelet {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;
       let rt = state.pods[uid];
-      const { podEnv, podNext } = podWaker(ctx, env);
+      const podEnv = waker.env;
+      const podNext = waker.begin();
       if (!rt) {
         rt = newPodRuntime(
           pod,
@@ -731,7 +758,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       podNextAt.set(uid, podNext);
     }
     // Static pods from the manifest directory run whether or not the apiserver answers.
-    const statics = syncStaticPods(ctx, env, full);
+    const statics = syncStaticPods(ctx, env, waker, full);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
     // clean up, in uid order (sorted only when there is something to clean). Only a change of
     // the node's pods, of its static pods or of the informer's sync can leave one behind.
