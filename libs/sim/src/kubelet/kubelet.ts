@@ -106,7 +106,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   // status write failed, and at a full sync every NODE_STATUS_UPDATE_MS (or after a ConfigMap or
   // Secret change); otherwise a pod's sync would be a no-op, and at hundreds of pods per node
   // syncing all of them on every wake-up dominated the simulation.
-  let podNextAt = new Map<string, { at: number; periodic: boolean }>();
+  let podNextAt = new Map<string, PodTimer>();
   let podRetry = new Set<string>();
   // The same for static pods, by manifest hash (a mirror pod to post again counts as a retry).
   let staticNextAt = new Map<string, { at: number; periodic: boolean }>();
@@ -129,6 +129,8 @@ export function createKubelet(host: NodeHost): Kubelet {
   // what the last reconcile saw, to skip the orphan scan when nothing could have left one
   let staticsSeen = 0;
   let syncedSeen = false;
+  // pods with a container that exited (PLEG) since their last sync
+  const exitedUnsynced = new Set<string>();
   const staticCache: StaticPodCache = new Map();
   // the static pods as last read, and the host's file change count then (every reconcile reads
   // the manifest directory; its files almost never change)
@@ -339,9 +341,13 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const [rt, status] of unwrittenTexts) rt.postedStatus = JSON.stringify(status);
     unwrittenTexts.clear();
   };
+  // The pod object each runtime's last status write stored (the apiserver's frozen object, which
+  // its watch hands back as the write's MODIFIED event), to tell that echo from other changes.
+  const lastWritten = new WeakMap<PodRuntime, unknown>();
   const forgetPosted = (rt: PodRuntime): void => {
     lastPosted.delete(rt);
     unwrittenTexts.delete(rt);
+    lastWritten.delete(rt);
   };
 
   /** Returns false when the status could not be written (retried on the next reconcile). */
@@ -390,6 +396,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       handOver: true,
     });
     if (res.code !== 200) return false; // retried on the next sync
+    lastWritten.set(rt, res.body);
     if (fp !== undefined) {
       rt.postedStatus = fp;
       unwrittenTexts.delete(rt);
@@ -428,8 +435,8 @@ export function createKubelet(host: NodeHost): Kubelet {
   const podWaker = (
     ctx: ComponentContext,
     kubeletEnv: WorkerEnv,
-  ): { env: WorkerEnv; begin: () => { at: number; periodic: boolean } } => {
-    let podNext = { at: Infinity, periodic: true };
+  ): { env: WorkerEnv; begin: () => PodTimer } => {
+    let podNext: PodTimer = { at: Infinity, periodic: true, work: Infinity };
     const env: WorkerEnv = {
       ctx,
       host: kubeletEnv.host,
@@ -442,10 +449,10 @@ export function createKubelet(host: NodeHost): Kubelet {
           podNext.at = t;
           podNext.periodic = periodic;
         } else if (t === podNext.at && !periodic) podNext.periodic = false;
+        if (!periodic && t < (podNext.work as number)) podNext.work = t;
       },
     };
-    const begin = (): { at: number; periodic: boolean } =>
-      (podNext = { at: Infinity, periodic: true });
+    const begin = (): PodTimer => (podNext = { at: Infinity, periodic: true, work: Infinity });
     return { env, begin };
   };
 
@@ -652,10 +659,16 @@ export function createKubelet(host: NodeHost): Kubelet {
     }
     const causeByUid = new Map<string, number>();
     const changed = new Set<string>();
+    // pods whose only news is their own status write coming back (see isEchoOnly below)
+    let echoed: Set<string> | undefined;
     for (const ev of changes) {
-      if (ev.object.metadata.uid) changed.add(ev.object.metadata.uid);
-      if (ev.traceSeq !== undefined && ev.object.metadata.uid)
-        causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
+      const uid = ev.object.metadata.uid;
+      if (uid) {
+        const rt = ev.type === 'MODIFIED' ? state.pods[uid] : undefined;
+        if (rt !== undefined && lastWritten.get(rt) === ev.object) (echoed ??= new Set()).add(uid);
+        else changed.add(uid);
+      }
+      if (ev.traceSeq !== undefined && uid) causeByUid.set(uid, ev.traceSeq);
     }
     const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
     const waker = podWaker(ctx, env);
@@ -678,6 +691,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       sortedPods = { from: pods, list, index };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
+      for (const uid of exitedUnsynced) if (!index.has(uid)) exitedUnsynced.delete(uid);
     }
     const { list: current, index: currentIndex } = sortedPods as NonNullable<typeof sortedPods>;
     // PLEG: the generic relist (every PLEG_RELIST_MS) finds containers that exited without the
@@ -688,7 +702,18 @@ export function createKubelet(host: NodeHost): Kubelet {
       const timers = podNextAt.has(uid) ? podNextAt : staticNextAt;
       const next = timers.get(uid);
       if (next && next.at > relistAt) timers.set(uid, { at: relistAt, periodic: false });
+      exitedUnsynced.add(uid);
     }
+    // A pod whose only news is its own status write is synced only when due, as if unchanged:
+    // the write changed neither its spec nor its metadata, and between its last sync and now
+    // nothing was due for it and no container of it exited, so a sync would find everything as
+    // that sync left it, post nothing, and ask for the same wake-ups, which its timer replays.
+    if (echoed)
+      for (const uid of echoed) {
+        if (changed.has(uid)) continue;
+        const next = podNextAt.get(uid);
+        if (next?.work === undefined || exitedUnsynced.has(uid)) changed.add(uid);
+      }
     // The pods to sync now, in name order: every pod at a full sync; otherwise the ones that
     // changed, whose status write failed, whose timer is due or that have none yet. The others
     // only ask to be woken at their timers (one pass over the timers, not over the pods).
@@ -702,7 +727,11 @@ export function createKubelet(host: NodeHost): Kubelet {
         if (next.at <= ctx.now || changed.has(uid) || podRetry.has(uid)) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
-        } else if (Number.isFinite(next.at)) wake(next.at, next.periodic);
+        } else if (Number.isFinite(next.at)) {
+          wake(next.at, next.periodic);
+          // an echo's skipped sync would also have asked for its earliest real work
+          if (echoed?.has(uid) && Number.isFinite(next.work)) wake(next.work as number);
+        }
       });
       due = timed;
       for (const uid of changed) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
@@ -753,6 +782,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         rt.cause = causeByUid.get(uid);
       }
       syncPod(podEnv, pod, rt);
+      exitedUnsynced.delete(uid);
       podRetry.delete(uid);
       if (state.pods[uid] && !postPodStatus(ctx, podEnv, pod, rt)) podRetry.add(uid);
       podNextAt.set(uid, podNext);
@@ -887,10 +917,18 @@ function replaceInPlace(
   return true;
 }
 
+/**
+ * A pod's next wake-up: the earliest it asked for, and whether that is only a periodic probe tick.
+ * `work`, the earliest non-periodic one, is known for timers set by a sync of this process.
+ */
+interface PodTimer {
+  at: number;
+  periodic: boolean;
+  work?: number;
+}
+
 /** Timers as saved: by key, each `[key, at, periodic]`. */
-function timerList(
-  timers: Map<string, { at: number; periodic: boolean }>,
-): [string, number, boolean][] {
+function timerList(timers: Map<string, PodTimer>): [string, number, boolean][] {
   return [...timers]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([key, n]): [string, number, boolean] => [key, n.at, n.periodic]);
