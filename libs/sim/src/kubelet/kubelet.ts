@@ -114,11 +114,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   let lastFullSync = -Infinity;
   // the node's pods sorted by namespace+name, with each one's place in that order (rebuilt only
   // when the informer reports a change: most wake-ups are one pod's timer on an unchanged set)
-  let sortedPods: {
-    from: Informer<Pod>;
-    list: Pod[];
-    index: Map<string, number>;
-  } | null = null;
+  let sortedPods: SortedPods | null = null;
   let fullSyncPending = true;
   // The state as saveState last handed it out, frozen: only a reconcile or a load changes the
   // state, and a lab is saved after every write, mostly with this node's kubelet idle.
@@ -331,9 +327,14 @@ export function createKubelet(host: NodeHost): Kubelet {
 
   // ------------------------------------------------------------ pods
 
-  // The status each runtime posted last (while its postedStatus is that status's text), and
-  // whether JSON prints it plainly enough for sameJson to be exact about it.
-  const lastPosted = new WeakMap<PodRuntime, { status: PodStatus; plain: boolean }>();
+  // The status each runtime posted last (while its postedStatus is that status's text), whether
+  // JSON prints it plainly enough for sameJson to be exact about it, and the pod object the write
+  // stored (the apiserver's frozen object, which its watch hands back as the write's MODIFIED
+  // event: that echo is told from other changes by identity).
+  const lastPosted = new WeakMap<
+    PodRuntime,
+    { status: PodStatus; plain: boolean; stored: unknown }
+  >();
   // Runtimes whose postedStatus text is still to be written: the text is only read by a save (or
   // by the comparison after a restore), so the JSON of every status posted is not made at once.
   const unwrittenTexts = new Map<PodRuntime, PodStatus>();
@@ -341,13 +342,9 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const [rt, status] of unwrittenTexts) rt.postedStatus = JSON.stringify(status);
     unwrittenTexts.clear();
   };
-  // The pod object each runtime's last status write stored (the apiserver's frozen object, which
-  // its watch hands back as the write's MODIFIED event), to tell that echo from other changes.
-  const lastWritten = new WeakMap<PodRuntime, unknown>();
   const forgetPosted = (rt: PodRuntime): void => {
     lastPosted.delete(rt);
     unwrittenTexts.delete(rt);
-    lastWritten.delete(rt);
   };
 
   /** Returns false when the status could not be written (retried on the next reconcile). */
@@ -378,7 +375,8 @@ export function createKubelet(host: NodeHost): Kubelet {
     if (posted && sameJson(posted.status, status)) return true;
     const plain = isPlainJson(status);
     let fp: string | undefined;
-    if (!posted || !posted.plain || !plain) {
+    // (a first status has no text to compare with: its own is written later, like the others')
+    if (posted ? !posted.plain || !plain : rt.postedStatus !== undefined || !plain) {
       fp = JSON.stringify(status);
       if (unwrittenTexts.has(rt)) writePostedTexts();
       if (fp === rt.postedStatus) return true;
@@ -396,7 +394,6 @@ export function createKubelet(host: NodeHost): Kubelet {
       handOver: true,
     });
     if (res.code !== 200) return false; // retried on the next sync
-    lastWritten.set(rt, res.body);
     if (fp !== undefined) {
       rt.postedStatus = fp;
       unwrittenTexts.delete(rt);
@@ -405,7 +402,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       rt.postedStatus = TEXT_UNWRITTEN;
       unwrittenTexts.set(rt, status);
     }
-    lastPosted.set(rt, { status, plain });
+    lastPosted.set(rt, { status, plain, stored: res.body });
     const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
     const total = (status.containerStatuses ?? []).length;
     const waiting =
@@ -665,7 +662,8 @@ export function createKubelet(host: NodeHost): Kubelet {
       const uid = ev.object.metadata.uid;
       if (uid) {
         const rt = ev.type === 'MODIFIED' ? state.pods[uid] : undefined;
-        if (rt !== undefined && lastWritten.get(rt) === ev.object) (echoed ??= new Set()).add(uid);
+        if (rt !== undefined && lastPosted.get(rt)?.stored === ev.object)
+          (echoed ??= new Set()).add(uid);
         else changed.add(uid);
       }
       if (ev.traceSeq !== undefined && uid) causeByUid.set(uid, ev.traceSeq);
@@ -677,18 +675,22 @@ export function createKubelet(host: NodeHost): Kubelet {
       fullSyncPending = false;
       lastFullSync = ctx.now;
     }
-    // A change to a pod already on the list only replaces it in place; the list is rebuilt (and
-    // sorted) when pods come or go, or for a new informer.
-    const podSetChanged = sortedPods?.from !== pods || !replaceInPlace(sortedPods, events, name);
-    if (podSetChanged) {
+    // A change to a pod already on the list only replaces it in place, and a new pod is put in
+    // its place; the list is rebuilt (and sorted) when pods go, or for a new informer or list.
+    const update =
+      sortedPods?.from !== pods || sortedPods.relists !== pods.relists
+        ? 'rebuild'
+        : updateInPlace(sortedPods, events, name);
+    const podSetChanged = update !== 'kept';
+    if (update === 'rebuild') {
       const list = pods
         .list((p) => isOwnPod(p, name))
-        .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
+        .map((p) => ({ p, k: sortKey(p) }))
         .sort((a, b) => (a.k < b.k ? -1 : 1))
         .map((e) => e.p);
       const index = new Map<string, number>();
       list.forEach((p, i) => index.set(p.metadata.uid as string, i));
-      sortedPods = { from: pods, list, index };
+      sortedPods = { from: pods, relists: pods.relists, list, index };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
       for (const uid of exitedUnsynced) if (!index.has(uid)) exitedUnsynced.delete(uid);
@@ -721,18 +723,34 @@ export function createKubelet(host: NodeHost): Kubelet {
     if (full) due = current.map((_, i) => i);
     else {
       const timed: number[] = [];
+      // The timers not due are only woken at: wake() keeps the earliest, whether only periodic
+      // wakes are at that instant, and the earliest non-periodic one, so this pass keeps the
+      // same three (in locals, not a call per timer) and hands them to it once at the end.
+      const now = ctx.now;
+      let minAt = Infinity;
+      let minPeriodic = true;
+      let minWork = Infinity;
       // forEach, not for-of: no [uid, timer] pair per pod on every wake-up
       podNextAt.forEach((next, uid) => {
+        const at = next.at;
         // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
-        if (next.at <= ctx.now || changed.has(uid) || podRetry.has(uid)) {
+        if (at <= now || changed.has(uid) || podRetry.has(uid)) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
-        } else if (Number.isFinite(next.at)) {
-          wake(next.at, next.periodic);
-          // an echo's skipped sync would also have asked for its earliest real work
-          if (echoed?.has(uid) && Number.isFinite(next.work)) wake(next.work as number);
+          return;
         }
+        if (at === Infinity) return; // (never NaN or -Infinity: at > now)
+        if (at < minAt) {
+          minAt = at;
+          minPeriodic = next.periodic;
+        } else if (at === minAt && !next.periodic) minPeriodic = false;
+        if (!next.periodic && at < minWork) minWork = at;
+        // an echo's skipped sync would also have asked for its earliest real work
+        if (echoed !== undefined && echoed.has(uid) && (next.work as number) < minWork)
+          minWork = next.work as number;
       });
+      if (minAt !== Infinity) wake(minAt, minPeriodic);
+      if (minWork !== Infinity) wake(minWork);
       due = timed;
       for (const uid of changed) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
       for (const uid of podRetry) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
@@ -740,7 +758,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         for (let i = 0; i < current.length; i++)
           if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
       }
-      due = [...new Set(due)].sort((a, b) => a - b);
+      if (due.length > 1) due = [...new Set(due)].sort((a, b) => a - b);
     }
     for (const i of due) {
       const pod = current[i] as Pod;
@@ -895,25 +913,62 @@ function isOwnPod(p: Pod, node: string): boolean {
   return p.spec.nodeName === node && !isMirrorPod(p);
 }
 
+/** The kubelet's pods sorted by namespace+name, with each one's place, and what they came from. */
+interface SortedPods {
+  from: Informer<Pod>;
+  /** the informer's relist count then (a relist replaces its cache without events for the gone) */
+  relists: number;
+  list: Pod[];
+  index: Map<string, number>;
+}
+
+/** What the kubelet's pods are sorted by. */
+function sortKey(p: Pod): string {
+  return (p.metadata.namespace ?? '') + p.metadata.name;
+}
+
 /**
- * Applies watch events that only modify listed pods (still the kubelet's own) to the sorted list
- * and skips those about other pods (mirror pods); false when one adds, removes or re-homes one of
- * the kubelet's pods (the list must be rebuilt then).
+ * Applies watch events to the sorted list where that gives the list a rebuild would: a listed
+ * pod modified (still the kubelet's own) is replaced, a new pod of its own is put in its place
+ * ('grown'), events about other pods (mirror pods) are skipped; 'rebuild' when one is removed,
+ * re-homed or listed again, or its key is another's (a rebuild's sort decides between those).
  */
-function replaceInPlace(
-  sorted: { list: Pod[]; index: Map<string, number> } | null,
+function updateInPlace(
+  sorted: SortedPods,
   events: readonly { type: string; object: KubeObject }[],
   node: string,
-): boolean {
-  if (!sorted) return false;
+): 'kept' | 'grown' | 'rebuild' {
+  let grown = false;
   for (const ev of events) {
     const pod = ev.object as Pod;
     const at = sorted.index.get(pod.metadata.uid as string);
     const own = ev.type !== 'DELETED' && isOwnPod(pod, node);
     if (at === undefined && !own) continue; // not on the list before or after (a mirror pod)
-    if (at === undefined || !own || ev.type !== 'MODIFIED') return false;
-    sorted.list[at] = pod;
+    if (at !== undefined && own && ev.type === 'MODIFIED') {
+      sorted.list[at] = pod;
+      continue;
+    }
+    if (at !== undefined || !own || !insertSorted(sorted, pod)) return 'rebuild';
+    grown = true;
   }
+  return grown ? 'grown' : 'kept';
+}
+
+/** Puts a new pod in its place on the sorted list; false when its key is already there. */
+function insertSorted(sorted: SortedPods, pod: Pod): boolean {
+  const { list, index } = sorted;
+  const key = sortKey(pod);
+  // the first place whose key is greater
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sortKey(list[mid] as Pod) <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo > 0 && sortKey(list[lo - 1] as Pod) === key) return false;
+  list.splice(lo, 0, pod);
+  for (let i = lo; i < list.length; i++) index.set((list[i] as Pod).metadata.uid as string, i);
   return true;
 }
 

@@ -377,7 +377,8 @@ export class Containerd {
    * What the kubelet's PLEG relist learns: the pods (uids) whose containers exited since the
    * last call, in the order they exited. Drains the set.
    */
-  takeExitedPods(): string[] {
+  takeExitedPods(): readonly string[] {
+    if (this.exitedPods.size === 0) return NO_PODS;
     const out = [...this.exitedPods];
     this.exitedPods.clear();
     return out;
@@ -652,6 +653,8 @@ export class Containerd {
     return { ok: true, lines: [...pick.logs], id: pick.id };
   }
 }
+
+const NO_PODS: readonly string[] = Object.freeze([]);
 
 /** An image whose process the node models as a host process (its stop kills the container). */
 function isHostProcessImage(image: string): boolean {
