@@ -109,7 +109,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   let podNextAt = new Map<string, PodTimer>();
   let podRetry = new Set<string>();
   // The same for static pods, by manifest hash (a mirror pod to post again counts as a retry).
-  let staticNextAt = new Map<string, { at: number; periodic: boolean }>();
+  let staticNextAt = new Map<string, PodTimer>();
   let staticRetry = new Set<string>();
   let lastFullSync = -Infinity;
   // the node's pods sorted by namespace+name, with each one's place in that order (rebuilt only
@@ -458,7 +458,7 @@ export function createKubelet(host: NodeHost): Kubelet {
     env: WorkerEnv,
     waker: ReturnType<typeof podWaker>,
     full: boolean,
-  ): Set<string> => {
+  ): ReadonlySet<string> => {
     const changes = fileChangeCount(host.files);
     let read = changes !== undefined && staticRead?.changes === changes ? staticRead.read : null;
     if (read === null) {
@@ -476,6 +476,8 @@ export function createKubelet(host: NodeHost): Kubelet {
         `"Could not process manifest file" err="${e.error.replace(/"/g, '\\"')}" path="${e.file}"`,
       );
     }
+    // most nodes have no static pods: nothing to sync, no timers to drop
+    if (statics.length === 0 && staticNextAt.size === 0) return NO_STATIC_PODS;
     const uids = new Set<string>();
     for (const sp of statics) {
       uids.add(sp.hash);
@@ -703,7 +705,8 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const uid of host.containerd.takeExitedPods()) {
       const timers = podNextAt.has(uid) ? podNextAt : staticNextAt;
       const next = timers.get(uid);
-      if (next && next.at > relistAt) timers.set(uid, { at: relistAt, periodic: false });
+      if (next && next.at > relistAt)
+        timers.set(uid, { at: relistAt, periodic: false, work: undefined });
       exitedUnsynced.add(uid);
     }
     // A pod whose only news is its own status write is synced only when due, as if unchanged:
@@ -730,11 +733,13 @@ export function createKubelet(host: NodeHost): Kubelet {
       let minAt = Infinity;
       let minPeriodic = true;
       let minWork = Infinity;
+      const anyChanged = changed.size > 0;
+      const anyRetry = podRetry.size > 0;
       // forEach, not for-of: no [uid, timer] pair per pod on every wake-up
       podNextAt.forEach((next, uid) => {
         const at = next.at;
         // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
-        if (at <= now || changed.has(uid) || podRetry.has(uid)) {
+        if (at <= now || (anyChanged && changed.has(uid)) || (anyRetry && podRetry.has(uid))) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
           return;
@@ -752,9 +757,14 @@ export function createKubelet(host: NodeHost): Kubelet {
       if (minAt !== Infinity) wake(minAt, minPeriodic);
       if (minWork !== Infinity) wake(minWork);
       due = timed;
-      for (const uid of changed) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
-      for (const uid of podRetry) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
-      if (podNextAt.size < current.length) {
+      // Every listed pod has a timer but those not synced yet (timers are only kept for listed
+      // pods): when the changed and retried pods account for all of those, no need to look.
+      let untimed = current.length - podNextAt.size;
+      for (const uid of changed)
+        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid)) untimed--;
+      for (const uid of podRetry)
+        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.has(uid)) untimed--;
+      if (untimed > 0) {
         for (let i = 0; i < current.length; i++)
           if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
       }
@@ -886,10 +896,13 @@ export function createKubelet(host: NodeHost): Kubelet {
       const { events: counts, sync, ...rest } = revive;
       state = { ...initialState(), ...rest };
       recorder = EventRecorder.fromJSON(counts);
-      podNextAt = new Map(sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic }]));
+      // (every timer has the same three keys: the kubelet reads thousands of them per second)
+      podNextAt = new Map(
+        sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic, work: undefined }]),
+      );
       podRetry = new Set(sync?.retry);
       staticNextAt = new Map(
-        sync?.staticNext?.map(([hash, at, periodic]) => [hash, { at, periodic }]),
+        sync?.staticNext?.map(([hash, at, periodic]) => [hash, { at, periodic, work: undefined }]),
       );
       staticRetry = new Set(sync?.staticRetry);
       lastFullSync = sync?.lastFull ?? -Infinity;
@@ -989,9 +1002,12 @@ function timerList(timers: Map<string, PodTimer>): [string, number, boolean][] {
     .map(([key, n]): [string, number, boolean] => [key, n.at, n.periodic]);
 }
 
-function pushIndex(into: number[], index: Map<string, number>, uid: string): void {
+/** Pushes the pod's place on the list, if it is on it (and says whether it was). */
+function pushIndex(into: number[], index: Map<string, number>, uid: string): boolean {
   const i = index.get(uid);
-  if (i !== undefined) into.push(i);
+  if (i === undefined) return false;
+  into.push(i);
+  return true;
 }
 
 /** While init containers run, what the pod waits for: `Init:1/2`, `Init:CrashLoopBackOff`, ... */
@@ -1008,6 +1024,9 @@ function initializingReason(pod: Pod, statuses: ContainerStatus[]): string {
   }
   return '';
 }
+
+/** The hashes of no static pods (never changed). */
+const NO_STATIC_PODS: ReadonlySet<string> = new Set();
 
 /** A posted status's text not written yet (never read: every reader writes the texts first). */
 const TEXT_UNWRITTEN = '';
