@@ -456,7 +456,7 @@ export function createKubelet(host: NodeHost): Kubelet {
   const syncStaticPods = (
     ctx: ComponentContext,
     env: WorkerEnv,
-    waker: ReturnType<typeof podWaker>,
+    pickWaker: () => ReturnType<typeof podWaker>,
     full: boolean,
   ): ReadonlySet<string> => {
     const changes = fileChangeCount(host.files);
@@ -492,6 +492,7 @@ export function createKubelet(host: NodeHost): Kubelet {
           continue;
         }
       }
+      const waker = pickWaker();
       const podEnv = waker.env;
       const podNext = waker.begin();
       staticRetry.delete(sp.hash);
@@ -656,22 +657,22 @@ export function createKubelet(host: NodeHost): Kubelet {
       }
       resumeFrom = undefined;
     }
-    const causeByUid = new Map<string, number>();
-    const changed = new Set<string>();
-    // pods whose only news is their own status write coming back (see isEchoOnly below)
-    let echoed: Set<string> | undefined;
+    // The pods the watch reported, each once: a handful per wake-up, so arrays rather than sets.
+    const changed: string[] = [];
+    // pods whose only news is their own status write coming back (see below)
+    let echoed: string[] | undefined;
     for (const ev of changes) {
       const uid = ev.object.metadata.uid;
-      if (uid) {
-        const rt = ev.type === 'MODIFIED' ? state.pods[uid] : undefined;
-        if (rt !== undefined && lastPosted.get(rt)?.stored === ev.object)
-          (echoed ??= new Set()).add(uid);
-        else changed.add(uid);
-      }
-      if (ev.traceSeq !== undefined && uid) causeByUid.set(uid, ev.traceSeq);
+      if (!uid) continue;
+      const rt = ev.type === 'MODIFIED' ? state.pods[uid] : undefined;
+      if (rt !== undefined && lastPosted.get(rt)?.stored === ev.object) {
+        if (echoed === undefined) echoed = [uid];
+        else if (!echoed.includes(uid)) echoed.push(uid);
+      } else if (!changed.includes(uid)) changed.push(uid);
     }
     const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
-    const waker = podWaker(ctx, env);
+    // (made on first use: most wake-ups sync no pod)
+    let waker: ReturnType<typeof podWaker> | undefined;
     const full = fullSyncPending || ctx.now - lastFullSync >= NODE_STATUS_UPDATE_MS;
     if (full) {
       fullSyncPending = false;
@@ -715,9 +716,9 @@ export function createKubelet(host: NodeHost): Kubelet {
     // that sync left it, post nothing, and ask for the same wake-ups, which its timer replays.
     if (echoed)
       for (const uid of echoed) {
-        if (changed.has(uid)) continue;
+        if (changed.includes(uid)) continue;
         const next = podNextAt.get(uid);
-        if (next?.work === undefined || exitedUnsynced.has(uid)) changed.add(uid);
+        if (next?.work === undefined || exitedUnsynced.has(uid)) changed.push(uid);
       }
     // The pods to sync now, in name order: every pod at a full sync; otherwise the ones that
     // changed, whose status write failed, whose timer is due or that have none yet. The others
@@ -733,13 +734,13 @@ export function createKubelet(host: NodeHost): Kubelet {
       let minAt = Infinity;
       let minPeriodic = true;
       let minWork = Infinity;
-      const anyChanged = changed.size > 0;
+      const anyChanged = changed.length > 0;
       const anyRetry = podRetry.size > 0;
       // forEach, not for-of: no [uid, timer] pair per pod on every wake-up
       podNextAt.forEach((next, uid) => {
         const at = next.at;
         // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
-        if (at <= now || (anyChanged && changed.has(uid)) || (anyRetry && podRetry.has(uid))) {
+        if (at <= now || (anyChanged && changed.includes(uid)) || (anyRetry && podRetry.has(uid))) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
           return;
@@ -751,7 +752,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         } else if (at === minAt && !next.periodic) minPeriodic = false;
         if (!next.periodic && at < minWork) minWork = at;
         // an echo's skipped sync would also have asked for its earliest real work
-        if (echoed !== undefined && echoed.has(uid) && (next.work as number) < minWork)
+        if (echoed !== undefined && echoed.includes(uid) && (next.work as number) < minWork)
           minWork = next.work as number;
       });
       if (minAt !== Infinity) wake(minAt, minPeriodic);
@@ -763,7 +764,8 @@ export function createKubelet(host: NodeHost): Kubelet {
       for (const uid of changed)
         if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid)) untimed--;
       for (const uid of podRetry)
-        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.has(uid)) untimed--;
+        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.includes(uid))
+          untimed--;
       if (untimed > 0) {
         for (let i = 0; i < current.length; i++)
           if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
@@ -774,6 +776,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;
       let rt = state.pods[uid];
+      waker ??= podWaker(ctx, env);
       const podEnv = waker.env;
       const podNext = waker.begin();
       if (!rt) {
@@ -783,7 +786,7 @@ export function createKubelet(host: NodeHost): Kubelet {
           ctx.nowIso,
           SANDBOX_BASE_MS + ctx.rng.int(SANDBOX_JITTER_MS),
         );
-        rt.cause = causeByUid.get(uid);
+        rt.cause = watchCause(changes, uid);
         state.pods[uid] = rt;
         const adopted = adoptFromRuntime(host, pod, rt, ctx.now);
         rt.cause = ctx.trace.emit({
@@ -802,12 +805,9 @@ export function createKubelet(host: NodeHost): Kubelet {
           'kubelet.go:2468',
           `"SyncLoop ADD" source="api" pods=["${rt.namespace}/${rt.name}"]`,
         );
-      } else if (
-        causeByUid.has(uid) &&
-        pod.metadata.deletionTimestamp &&
-        rt.terminatingSince === undefined
-      ) {
-        rt.cause = causeByUid.get(uid);
+      } else if (pod.metadata.deletionTimestamp && rt.terminatingSince === undefined) {
+        const cause = watchCause(changes, uid);
+        if (cause !== undefined) rt.cause = cause;
       }
       syncPod(podEnv, pod, rt);
       exitedUnsynced.delete(uid);
@@ -816,7 +816,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       podNextAt.set(uid, podNext);
     }
     // Static pods from the manifest directory run whether or not the apiserver answers.
-    const statics = syncStaticPods(ctx, env, waker, full);
+    const statics = syncStaticPods(ctx, env, () => (waker ??= podWaker(ctx, env)), full);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
     // clean up, in uid order (sorted only when there is something to clean). Only a change of
     // the node's pods, of its static pods or of the informer's sync can leave one behind.
@@ -1000,6 +1000,18 @@ function timerList(timers: Map<string, PodTimer>): [string, number, boolean][] {
   return [...timers]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([key, n]): [string, number, boolean] => [key, n.at, n.periodic]);
+}
+
+/** The trace seq of the last watch event about the pod that carries one (what caused it). */
+function watchCause(
+  events: readonly { object: KubeObject; traceSeq?: number }[],
+  uid: string,
+): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i] as { object: KubeObject; traceSeq?: number };
+    if (ev.traceSeq !== undefined && ev.object.metadata.uid === uid) return ev.traceSeq;
+  }
+  return undefined;
 }
 
 /** Pushes the pod's place on the list, if it is on it (and says whether it was). */
