@@ -362,9 +362,8 @@ export function createKubelet(host: NodeHost): Kubelet {
       startTime: rt.startTime,
       sandboxReady: !!rt.sandboxId && !rt.terminal,
       containers: containerViews(env, pod, rt),
-      ...(inits !== undefined && inits.length > 0
-        ? { initContainers: initContainerViews(env, pod, rt) }
-        : {}),
+      initContainers:
+        inits !== undefined && inits.length > 0 ? initContainerViews(env, pod, rt) : undefined,
       transitions: rt.transitions,
       nowIso: ctx.nowIso,
       terminal: rt.terminal,
@@ -403,11 +402,21 @@ export function createKubelet(host: NodeHost): Kubelet {
       unwrittenTexts.set(rt, status);
     }
     lastPosted.set(rt, { status, plain, stored: res.body });
-    const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
-    const total = (status.containerStatuses ?? []).length;
+    const statuses = status.containerStatuses ?? [];
+    let ready = 0;
+    let waitingReason: string | undefined;
+    for (const c of statuses) {
+      if (c.ready) ready++;
+      // the first container waiting for a reason (an empty one does not count)
+      if (!waitingReason) {
+        const reason = c.state.waiting?.reason;
+        if (reason) waitingReason = reason;
+      }
+    }
+    const total = statuses.length;
     const waiting =
       (status.initContainerStatuses ? initializingReason(pod, status.initContainerStatuses) : '') ||
-      (status.containerStatuses ?? []).map((c) => c.state.waiting?.reason).find(Boolean);
+      waitingReason;
     const summary = `${status.phase}${waiting ? `/${waiting}` : ''} ${ready}/${total}`;
     if (summary !== rt.lastPhaseSummary) {
       rt.lastPhaseSummary = summary;
