@@ -108,6 +108,10 @@ export function createKubelet(host: NodeHost): Kubelet {
   // syncing all of them on every wake-up dominated the simulation.
   let podNextAt = new Map<string, PodTimer>();
   let podRetry = new Set<string>();
+  // What the pass over podNextAt would find when no timer is due and no pod changed: the
+  // earliest finite timer, whether it is periodic only, and the earliest non-periodic one. Set by
+  // a pass (or a full sync) and kept up as timers are set; null when a timer changed otherwise.
+  let timerSummary: TimerSummary | null = null;
   // The same for static pods, by manifest hash (a mirror pod to post again counts as a retry).
   let staticNextAt = new Map<string, PodTimer>();
   let staticRetry = new Set<string>();
@@ -705,6 +709,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       sortedPods = { from: pods, relists: pods.relists, list, index };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
+      timerSummary = null;
       for (const uid of exitedUnsynced) if (!index.has(uid)) exitedUnsynced.delete(uid);
     }
     const { list: current, index: currentIndex } = sortedPods as NonNullable<typeof sortedPods>;
@@ -715,8 +720,10 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const uid of host.containerd.takeExitedPods()) {
       const timers = podNextAt.has(uid) ? podNextAt : staticNextAt;
       const next = timers.get(uid);
-      if (next && next.at > relistAt)
+      if (next && next.at > relistAt) {
         timers.set(uid, { at: relistAt, periodic: false, work: undefined });
+        if (timers === podNextAt) timerSummary = null;
+      }
       exitedUnsynced.add(uid);
     }
     // A pod whose only news is its own status write is synced only when due, as if unchanged:
@@ -733,16 +740,38 @@ export function createKubelet(host: NodeHost): Kubelet {
     // changed, whose status write failed, whose timer is due or that have none yet. The others
     // only ask to be woken at their timers (one pass over the timers, not over the pods).
     let due: number[];
-    if (full) due = current.map((_, i) => i);
-    else {
+    const now = ctx.now;
+    if (full) {
+      due = current.map((_, i) => i);
+      timerSummary = { minAt: Infinity, minPeriodic: true, minWork: Infinity };
+    } else if (
+      timerSummary !== null &&
+      timerSummary.minAt > now &&
+      changed.length === 0 &&
+      podRetry.size === 0 &&
+      podNextAt.size === current.length
+    ) {
+      // Nothing to sync (most often the echo of a status write): the timers are as the summary
+      // says, so the pass below would only find what it holds.
+      due = [];
+      if (timerSummary.minAt !== Infinity) wake(timerSummary.minAt, timerSummary.minPeriodic);
+      let minWork = timerSummary.minWork;
+      if (echoed)
+        for (const uid of echoed) {
+          const work = podNextAt.get(uid)?.work;
+          if (work !== undefined && work < minWork) minWork = work;
+        }
+      if (minWork !== Infinity) wake(minWork);
+    } else {
       const timed: number[] = [];
       // The timers not due are only woken at: wake() keeps the earliest, whether only periodic
       // wakes are at that instant, and the earliest non-periodic one, so this pass keeps the
       // same three (in locals, not a call per timer) and hands them to it once at the end.
-      const now = ctx.now;
       let minAt = Infinity;
       let minPeriodic = true;
       let minWork = Infinity;
+      let echoWork = Infinity;
+      let summarized = true;
       const anyChanged = changed.length > 0;
       const anyRetry = podRetry.size > 0;
       // forEach, not for-of: no [uid, timer] pair per pod on every wake-up
@@ -752,6 +781,7 @@ export function createKubelet(host: NodeHost): Kubelet {
         if (at <= now || (anyChanged && changed.includes(uid)) || (anyRetry && podRetry.has(uid))) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
+          else summarized = false; // (never: a timer's pod is on the list)
           return;
         }
         if (at === Infinity) return; // (never NaN or -Infinity: at > now)
@@ -761,11 +791,13 @@ export function createKubelet(host: NodeHost): Kubelet {
         } else if (at === minAt && !next.periodic) minPeriodic = false;
         if (!next.periodic && at < minWork) minWork = at;
         // an echo's skipped sync would also have asked for its earliest real work
-        if (echoed !== undefined && echoed.includes(uid) && (next.work as number) < minWork)
-          minWork = next.work as number;
+        if (echoed !== undefined && echoed.includes(uid) && (next.work as number) < echoWork)
+          echoWork = next.work as number;
       });
       if (minAt !== Infinity) wake(minAt, minPeriodic);
-      if (minWork !== Infinity) wake(minWork);
+      if (Math.min(minWork, echoWork) !== Infinity) wake(Math.min(minWork, echoWork));
+      // the timers left alone; those of the pods synced below are added as they are set
+      timerSummary = summarized ? { minAt, minPeriodic, minWork } : null;
       due = timed;
       // Every listed pod has a timer but those not synced yet (timers are only kept for listed
       // pods): when the changed and retried pods account for all of those, no need to look.
@@ -823,6 +855,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       podRetry.delete(uid);
       if (state.pods[uid] && !postPodStatus(ctx, podEnv, pod, rt)) podRetry.add(uid);
       podNextAt.set(uid, podNext);
+      if (timerSummary !== null) addToSummary(timerSummary, podNext);
     }
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env, () => (waker ??= podWaker(ctx, env)), full);
@@ -906,6 +939,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       state = { ...initialState(), ...rest };
       recorder = EventRecorder.fromJSON(counts);
       // (every timer has the same three keys: the kubelet reads thousands of them per second)
+      timerSummary = null;
       podNextAt = new Map(
         sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic, work: undefined }]),
       );
@@ -1002,6 +1036,23 @@ interface PodTimer {
   at: number;
   periodic: boolean;
   work?: number;
+}
+
+interface TimerSummary {
+  minAt: number;
+  minPeriodic: boolean;
+  minWork: number;
+}
+
+/** Adds a timer to a summary, as the pass over the timers would count it. */
+function addToSummary(summary: TimerSummary, timer: PodTimer): void {
+  const at = timer.at;
+  if (!(at < Infinity)) return; // (the pass skips timers at Infinity; NaN changes nothing)
+  if (at < summary.minAt) {
+    summary.minAt = at;
+    summary.minPeriodic = timer.periodic;
+  } else if (at === summary.minAt && !timer.periodic) summary.minPeriodic = false;
+  if (!timer.periodic && at < summary.minWork) summary.minWork = at;
 }
 
 /** Timers as saved: by key, each `[key, at, periodic]`. */
