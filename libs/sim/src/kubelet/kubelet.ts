@@ -736,15 +736,16 @@ export function createKubelet(host: NodeHost): Kubelet {
         const next = podNextAt.get(uid);
         if (next?.work === undefined || exitedUnsynced.has(uid)) changed.push(uid);
       }
-    // The pods to sync now, in name order: every pod at a full sync; otherwise the ones that
-    // changed, whose status write failed, whose timer is due or that have none yet. The others
-    // only ask to be woken at their timers (one pass over the timers, not over the pods).
+    // The pods to sync now, in name order: the ones that changed, whose status write failed,
+    // whose timer is due or that have none yet; at a full sync also those whose container exited
+    // and those whose timer is not known to hold all they asked for (after a restore). The others
+    // only ask to be woken at their timers (one pass over the timers, not over the pods). At a
+    // full sync too: a pod synced with nothing due and nothing changed since its last sync would
+    // find everything as that sync left it, post nothing and ask for the same wake-ups again.
     let due: number[];
     const now = ctx.now;
-    if (full) {
-      due = current.map((_, i) => i);
-      timerSummary = { minAt: Infinity, minPeriodic: true, minWork: Infinity };
-    } else if (
+    if (
+      !full &&
       timerSummary !== null &&
       timerSummary.minAt > now &&
       changed.length === 0 &&
@@ -778,7 +779,12 @@ export function createKubelet(host: NodeHost): Kubelet {
       podNextAt.forEach((next, uid) => {
         const at = next.at;
         // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
-        if (at <= now || (anyChanged && changed.includes(uid)) || (anyRetry && podRetry.has(uid))) {
+        if (
+          at <= now ||
+          (anyChanged && changed.includes(uid)) ||
+          (anyRetry && podRetry.has(uid)) ||
+          (full && (next.work === undefined || exitedUnsynced.has(uid)))
+        ) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
           else summarized = false; // (never: a timer's pod is on the list)
@@ -790,8 +796,11 @@ export function createKubelet(host: NodeHost): Kubelet {
           minPeriodic = next.periodic;
         } else if (at === minAt && !next.periodic) minPeriodic = false;
         if (!next.periodic && at < minWork) minWork = at;
-        // an echo's skipped sync would also have asked for its earliest real work
-        if (echoed !== undefined && echoed.includes(uid) && (next.work as number) < echoWork)
+        // a skipped sync (an echo's, a full sync's) would also have asked for its earliest work
+        if (
+          (full || (echoed !== undefined && echoed.includes(uid))) &&
+          (next.work as number) < echoWork
+        )
           echoWork = next.work as number;
       });
       if (minAt !== Infinity) wake(minAt, minPeriodic);
