@@ -438,38 +438,42 @@ export function createKubelet(host: NodeHost): Kubelet {
   };
 
   /**
-   * The pods' wake-up collector of one reconcile: a pod's sync asks through `env`, which passes
-   * every request on to the kubelet's and keeps the earliest in the object `begin` returned for
-   * that pod (pods are synced one after the other, so one collector serves them all).
+   * The pods' wake-up collector: a pod's sync asks through `podEnv`, which passes every request
+   * on to the reconcile's env and keeps the earliest in the timer beginPod returned for that pod
+   * (pods are synced one after the other). Made once: each reconcile points it at its own env.
    */
-  const podWaker = (
-    ctx: ComponentContext,
-    kubeletEnv: WorkerEnv,
-  ): { env: WorkerEnv; begin: () => PodTimer } => {
-    let podNext: PodTimer = { at: Infinity, periodic: true, work: Infinity };
-    const env: WorkerEnv = {
-      ctx,
-      host: kubeletEnv.host,
-      backoffs: kubeletEnv.backoffs,
-      events: kubeletEnv.events,
-      wake: (at: number, periodic = false): void => {
-        kubeletEnv.wake(at, periodic);
-        const t = at <= ctx.now ? ctx.now + 1 : at;
-        if (t < podNext.at) {
-          podNext.at = t;
-          podNext.periodic = periodic;
-        } else if (t === podNext.at && !periodic) podNext.periodic = false;
-        if (!periodic && t < (podNext.work as number)) podNext.work = t;
-      },
-    };
-    const begin = (): PodTimer => (podNext = { at: Infinity, periodic: true, work: Infinity });
-    return { env, begin };
+  let reconcileEnv: WorkerEnv | undefined;
+  let podNext: PodTimer = { at: Infinity, periodic: true, work: Infinity };
+  const podEnv: WorkerEnv = {
+    ctx: undefined as unknown as ComponentContext,
+    host,
+    backoffs: {},
+    events: recorder,
+    wake: (at: number, periodic = false): void => {
+      const env = reconcileEnv as WorkerEnv;
+      env.wake(at, periodic);
+      const now = env.ctx.now;
+      const t = at <= now ? now + 1 : at;
+      if (t < podNext.at) {
+        podNext.at = t;
+        podNext.periodic = periodic;
+      } else if (t === podNext.at && !periodic) podNext.periodic = false;
+      if (!periodic && t < (podNext.work as number)) podNext.work = t;
+    },
+  };
+  const beginPod = (env: WorkerEnv): PodTimer => {
+    if (reconcileEnv !== env) {
+      reconcileEnv = env;
+      podEnv.ctx = env.ctx;
+      podEnv.backoffs = env.backoffs;
+      podEnv.events = env.events;
+    }
+    return (podNext = { at: Infinity, periodic: true, work: Infinity });
   };
 
   const syncStaticPods = (
     ctx: ComponentContext,
     env: WorkerEnv,
-    pickWaker: () => ReturnType<typeof podWaker>,
     full: boolean,
   ): ReadonlySet<string> => {
     const changes = fileChangeCount(host.files);
@@ -505,9 +509,7 @@ export function createKubelet(host: NodeHost): Kubelet {
           continue;
         }
       }
-      const waker = pickWaker();
-      const podEnv = waker.env;
-      const podNext = waker.begin();
+      const podNext = beginPod(env);
       staticRetry.delete(sp.hash);
       if (!rt) {
         rt = newPodRuntime(
@@ -684,8 +686,6 @@ export function createKubelet(host: NodeHost): Kubelet {
       } else if (!changed.includes(uid)) changed.push(uid);
     }
     const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
-    // (made on first use: most wake-ups sync no pod)
-    let waker: ReturnType<typeof podWaker> | undefined;
     const full = fullSyncPending || ctx.now - lastFullSync >= NODE_STATUS_UPDATE_MS;
     if (full) {
       fullSyncPending = false;
@@ -826,9 +826,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;
       let rt = state.pods[uid];
-      waker ??= podWaker(ctx, env);
-      const podEnv = waker.env;
-      const podNext = waker.begin();
+      const podNext = beginPod(env);
       if (!rt) {
         rt = newPodRuntime(
           pod,
@@ -867,7 +865,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       if (timerSummary !== null) addToSummary(timerSummary, podNext);
     }
     // Static pods from the manifest directory run whether or not the apiserver answers.
-    const statics = syncStaticPods(ctx, env, () => (waker ??= podWaker(ctx, env)), full);
+    const statics = syncStaticPods(ctx, env, full);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
     // clean up, in uid order (sorted only when there is something to clean). Only a change of
     // the node's pods, of its static pods or of the informer's sync can leave one behind.
