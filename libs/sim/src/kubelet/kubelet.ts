@@ -748,12 +748,12 @@ export function createKubelet(host: NodeHost): Kubelet {
       !full &&
       timerSummary !== null &&
       timerSummary.minAt > now &&
-      changed.length === 0 &&
       podRetry.size === 0 &&
-      podNextAt.size === current.length
+      changed.every((uid) => !podNextAt.has(uid))
     ) {
-      // Nothing to sync (most often the echo of a status write): the timers are as the summary
-      // says, so the pass below would only find what it holds.
+      // No timer due and no timed pod changed (most often the echo of a status write, or a new
+      // pod): the timers are as the summary says, so the pass below would only find what it
+      // holds; the new pods are synced.
       due = [];
       if (timerSummary.minAt !== Infinity) wake(timerSummary.minAt, timerSummary.minPeriodic);
       let minWork = timerSummary.minWork;
@@ -808,20 +808,20 @@ export function createKubelet(host: NodeHost): Kubelet {
       // the timers left alone; those of the pods synced below are added as they are set
       timerSummary = summarized ? { minAt, minPeriodic, minWork } : null;
       due = timed;
-      // Every listed pod has a timer but those not synced yet (timers are only kept for listed
-      // pods): when the changed and retried pods account for all of those, no need to look.
-      let untimed = current.length - podNextAt.size;
-      for (const uid of changed)
-        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid)) untimed--;
-      for (const uid of podRetry)
-        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.includes(uid))
-          untimed--;
-      if (untimed > 0) {
-        for (let i = 0; i < current.length; i++)
-          if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
-      }
-      if (due.length > 1) due = [...new Set(due)].sort((a, b) => a - b);
     }
+    // Every listed pod has a timer but those not synced yet (timers are only kept for listed
+    // pods): when the changed and retried pods account for all of those, no need to look.
+    let untimed = current.length - podNextAt.size;
+    for (const uid of changed)
+      if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid)) untimed--;
+    for (const uid of podRetry)
+      if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.includes(uid))
+        untimed--;
+    if (untimed > 0) {
+      for (let i = 0; i < current.length; i++)
+        if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
+    }
+    if (due.length > 1) due = [...new Set(due)].sort((a, b) => a - b);
     for (const i of due) {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;

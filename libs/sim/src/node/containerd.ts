@@ -300,6 +300,11 @@ export class Containerd {
 
   /** The kubelet keeps one dead container per container name (MaxPerPodContainer=1). */
   private gc(podUid: string, name: string): void {
+    // every container creation asks; there is rarely more than the one dead container to keep
+    let deadCount = 0;
+    for (const c of this.containers)
+      if (c.podUid === podUid && c.name === name && c.state === 'exited') deadCount++;
+    if (deadCount <= 1) return;
     const mine = this.containers.filter((c) => c.podUid === podUid && c.name === name);
     const dead = mine.filter((c) => c.state === 'exited').sort((a, b) => b.attempt - a.attempt);
     const drop = new Set(dead.slice(1).map((c) => c.id));
