@@ -437,12 +437,31 @@ export function createKubelet(host: NodeHost): Kubelet {
     return true;
   };
 
+  // The wake-ups one reconcile asks for: the earliest, whether only periodic wakes are at that
+  // instant, and the earliest real work (asked for separately so periodic wakes never hide it).
+  // Made once and reset by each reconcile (reconciles do not nest), like the envs below.
+  const wakes = { now: 0, earliest: Infinity, earliestPeriodic: true, earliestWork: Infinity };
+  const wake = (at: number, periodic = false): void => {
+    const t = at <= wakes.now ? wakes.now + 1 : at;
+    if (!periodic && t < wakes.earliestWork) wakes.earliestWork = t;
+    if (t < wakes.earliest) {
+      wakes.earliest = t;
+      wakes.earliestPeriodic = periodic;
+    } else if (t === wakes.earliest && !periodic) wakes.earliestPeriodic = false;
+  };
+  // the pod workers' env of the reconcile running (what it has of the context is set by it)
+  const env: WorkerEnv = {
+    ctx: undefined as unknown as ComponentContext,
+    host,
+    backoffs: {},
+    events: recorder,
+    wake,
+  };
   /**
    * The pods' wake-up collector: a pod's sync asks through `podEnv`, which passes every request
-   * on to the reconcile's env and keeps the earliest in the timer beginPod returned for that pod
-   * (pods are synced one after the other). Made once: each reconcile points it at its own env.
+   * on to the reconcile's and keeps the earliest in the timer beginPod returned for that pod
+   * (pods are synced one after the other).
    */
-  let reconcileEnv: WorkerEnv | undefined;
   let podNext: PodTimer = { at: Infinity, periodic: true, work: Infinity };
   const podEnv: WorkerEnv = {
     ctx: undefined as unknown as ComponentContext,
@@ -450,10 +469,8 @@ export function createKubelet(host: NodeHost): Kubelet {
     backoffs: {},
     events: recorder,
     wake: (at: number, periodic = false): void => {
-      const env = reconcileEnv as WorkerEnv;
-      env.wake(at, periodic);
-      const now = env.ctx.now;
-      const t = at <= now ? now + 1 : at;
+      wake(at, periodic);
+      const t = at <= wakes.now ? wakes.now + 1 : at;
       if (t < podNext.at) {
         podNext.at = t;
         podNext.periodic = periodic;
@@ -461,15 +478,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       if (!periodic && t < (podNext.work as number)) podNext.work = t;
     },
   };
-  const beginPod = (env: WorkerEnv): PodTimer => {
-    if (reconcileEnv !== env) {
-      reconcileEnv = env;
-      podEnv.ctx = env.ctx;
-      podEnv.backoffs = env.backoffs;
-      podEnv.events = env.events;
-    }
-    return (podNext = { at: Infinity, periodic: true, work: Infinity });
-  };
+  const beginPod = (): PodTimer => (podNext = { at: Infinity, periodic: true, work: Infinity });
 
   const syncStaticPods = (
     ctx: ComponentContext,
@@ -509,7 +518,7 @@ export function createKubelet(host: NodeHost): Kubelet {
           continue;
         }
       }
-      const podNext = beginPod(env);
+      const podNext = beginPod();
       staticRetry.delete(sp.hash);
       if (!rt) {
         rt = newPodRuntime(
@@ -630,18 +639,13 @@ export function createKubelet(host: NodeHost): Kubelet {
     // A stopped unit does nothing, whoever calls it; containerd keeps the containers running.
     if (!host.systemd.isActive('kubelet')) return;
     host.advanceTo(ctx.now);
-    let earliest = Infinity;
-    let earliestPeriodic = true;
-    // the earliest real work, asked for separately so periodic wakes never hide it
-    let earliestWork = Infinity;
-    const wake = (at: number, periodic = false): void => {
-      const t = at <= ctx.now ? ctx.now + 1 : at;
-      if (!periodic && t < earliestWork) earliestWork = t;
-      if (t < earliest) {
-        earliest = t;
-        earliestPeriodic = periodic;
-      } else if (t === earliest && !periodic) earliestPeriodic = false;
-    };
+    wakes.now = ctx.now;
+    wakes.earliest = Infinity;
+    wakes.earliestPeriodic = true;
+    wakes.earliestWork = Infinity;
+    env.ctx = podEnv.ctx = ctx;
+    env.backoffs = podEnv.backoffs = state.backoffs;
+    env.events = podEnv.events = recorder;
 
     if (!state.registered) register(ctx);
     if (state.registered) {
@@ -685,7 +689,6 @@ export function createKubelet(host: NodeHost): Kubelet {
         else if (!echoed.includes(uid)) echoed.push(uid);
       } else if (!changed.includes(uid)) changed.push(uid);
     }
-    const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
     const full = fullSyncPending || ctx.now - lastFullSync >= NODE_STATUS_UPDATE_MS;
     if (full) {
       fullSyncPending = false;
@@ -826,7 +829,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;
       let rt = state.pods[uid];
-      const podNext = beginPod(env);
+      const podNext = beginPod();
       if (!rt) {
         rt = newPodRuntime(
           pod,
@@ -885,6 +888,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       }
     if (orphans)
       for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
+    const { earliest, earliestPeriodic, earliestWork } = wakes;
     if (Number.isFinite(earliest)) ctx.wakeAt(earliest, { periodic: earliestPeriodic });
     if (Number.isFinite(earliestWork) && earliestWork !== earliest) ctx.wakeAt(earliestWork);
   };
