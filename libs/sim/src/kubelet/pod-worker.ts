@@ -222,7 +222,8 @@ function emit(
     object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
     message,
     causedBy: rt.cause,
-    ...(data ? { data } : {}),
+    // (the trace store copies the fields it knows, leaving out undefined ones: no spread needed)
+    data,
   });
 }
 
@@ -243,7 +244,8 @@ function event(
       type,
       reason,
       message,
-      ...(container ? { fieldPath: fieldPathOf(pod, container) } : {}),
+      // (the recorder treats a fieldPath left undefined as none: no spread needed)
+      fieldPath: container ? fieldPathOf(pod, container) : undefined,
     },
   );
 }

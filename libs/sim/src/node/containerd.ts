@@ -237,9 +237,12 @@ export class Containerd {
   }
 
   sandboxFor(podUid: string): SandboxRecord | undefined {
-    return [...this.sandboxes]
-      .reverse()
-      .find((s) => s.podUid === podUid && s.state === 'SANDBOX_READY');
+    // the newest ready one (every new pod on the node asks: no reversed copy of the list)
+    for (let i = this.sandboxes.length - 1; i >= 0; i--) {
+      const s = this.sandboxes[i] as SandboxRecord;
+      if (s.podUid === podUid && s.state === 'SANDBOX_READY') return s;
+    }
+    return undefined;
   }
 
   listSandboxes(): SandboxRecord[] {
