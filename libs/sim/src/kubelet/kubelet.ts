@@ -32,6 +32,7 @@ import {
   LEASE_RENEW_MS,
   NODE_STATUS_REPORT_MS,
   NODE_STATUS_UPDATE_MS,
+  nodeCapacity,
   nodeConditions,
   nodeImages,
 } from './node-status';
@@ -296,19 +297,20 @@ export function createKubelet(host: NodeHost): Kubelet {
       return;
     }
     const node = got.body as Node;
-    const fresh = buildNode(host, ctx.nowIso);
     const prevConds = node.status?.conditions as Condition[] | undefined;
     const conditions = nodeConditions(ctx.nowIso, prevConds);
     const images = nodeImages(host);
     const fingerprint = JSON.stringify({
       c: conditions.map((c) => [c.type, c.status, c.reason]),
       images,
-      a: fresh.status?.allocatable,
+      a: nodeCapacity(host).allocatable,
     });
     const ctrlOverride = (prevConds ?? []).some((c) => c.type === 'Ready' && c.status !== 'True');
     const due = ctx.now - state.lastStatusReportAt >= NODE_STATUS_REPORT_MS;
     state.nextStatusAt = ctx.now + NODE_STATUS_UPDATE_MS;
     if (fingerprint === state.lastNodeFingerprint && !due && !ctrlOverride) return;
+    // (the whole fresh Node only when it is posted: most checks find nothing to report)
+    const fresh = buildNode(host, ctx.nowIso);
     const body: Node = { ...node, status: { ...fresh.status, conditions, images } };
     const res = ctx.client.request({
       verb: 'update',
