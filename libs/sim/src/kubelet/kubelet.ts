@@ -7,6 +7,7 @@ import type { Condition, ContainerStatus, KubeObject, Lease, Node, Pod, PodStatu
 import { isStatus } from '../model';
 import type { Component, ComponentContext } from '../runtime/component';
 import type { NodeHost } from '../node/node-host';
+import { fileChangeCount } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import { EventRecorder } from '../shared/event-recorder';
 import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
@@ -31,6 +32,7 @@ import {
   LEASE_RENEW_MS,
   NODE_STATUS_REPORT_MS,
   NODE_STATUS_UPDATE_MS,
+  nodeCapacity,
   nodeConditions,
   nodeImages,
 } from './node-status';
@@ -105,19 +107,19 @@ export function createKubelet(host: NodeHost): Kubelet {
   // status write failed, and at a full sync every NODE_STATUS_UPDATE_MS (or after a ConfigMap or
   // Secret change); otherwise a pod's sync would be a no-op, and at hundreds of pods per node
   // syncing all of them on every wake-up dominated the simulation.
-  let podNextAt = new Map<string, { at: number; periodic: boolean }>();
+  let podNextAt = new Map<string, PodTimer>();
   let podRetry = new Set<string>();
+  // What the pass over podNextAt would find when no timer is due and no pod changed: the
+  // earliest finite timer, whether it is periodic only, and the earliest non-periodic one. Set by
+  // a pass (or a full sync) and kept up as timers are set; null when a timer changed otherwise.
+  let timerSummary: TimerSummary | null = null;
   // The same for static pods, by manifest hash (a mirror pod to post again counts as a retry).
-  let staticNextAt = new Map<string, { at: number; periodic: boolean }>();
+  let staticNextAt = new Map<string, PodTimer>();
   let staticRetry = new Set<string>();
   let lastFullSync = -Infinity;
   // the node's pods sorted by namespace+name, with each one's place in that order (rebuilt only
   // when the informer reports a change: most wake-ups are one pod's timer on an unchanged set)
-  let sortedPods: {
-    from: Informer<Pod>;
-    list: Pod[];
-    index: Map<string, number>;
-  } | null = null;
+  let sortedPods: SortedPods | null = null;
   let fullSyncPending = true;
   // The state as saveState last handed it out, frozen: only a reconcile or a load changes the
   // state, and a lab is saved after every write, mostly with this node's kubelet idle.
@@ -128,7 +130,12 @@ export function createKubelet(host: NodeHost): Kubelet {
   // what the last reconcile saw, to skip the orphan scan when nothing could have left one
   let staticsSeen = 0;
   let syncedSeen = false;
+  // pods with a container that exited (PLEG) since their last sync
+  const exitedUnsynced = new Set<string>();
   const staticCache: StaticPodCache = new Map();
+  // the static pods as last read, and the host's file change count then (every reconcile reads
+  // the manifest directory; its files almost never change)
+  let staticRead: { changes: number; read: ReturnType<typeof readStaticPods> } | null = null;
 
   const log = (ctx: ComponentContext, sev: 'I' | 'W' | 'E', file: string, msg: string): void => {
     host.systemd.log(
@@ -290,19 +297,20 @@ export function createKubelet(host: NodeHost): Kubelet {
       return;
     }
     const node = got.body as Node;
-    const fresh = buildNode(host, ctx.nowIso);
     const prevConds = node.status?.conditions as Condition[] | undefined;
     const conditions = nodeConditions(ctx.nowIso, prevConds);
     const images = nodeImages(host);
     const fingerprint = JSON.stringify({
       c: conditions.map((c) => [c.type, c.status, c.reason]),
       images,
-      a: fresh.status?.allocatable,
+      a: nodeCapacity(host).allocatable,
     });
     const ctrlOverride = (prevConds ?? []).some((c) => c.type === 'Ready' && c.status !== 'True');
     const due = ctx.now - state.lastStatusReportAt >= NODE_STATUS_REPORT_MS;
     state.nextStatusAt = ctx.now + NODE_STATUS_UPDATE_MS;
     if (fingerprint === state.lastNodeFingerprint && !due && !ctrlOverride) return;
+    // (the whole fresh Node only when it is posted: most checks find nothing to report)
+    const fresh = buildNode(host, ctx.nowIso);
     const body: Node = { ...node, status: { ...fresh.status, conditions, images } };
     const res = ctx.client.request({
       verb: 'update',
@@ -325,9 +333,14 @@ export function createKubelet(host: NodeHost): Kubelet {
 
   // ------------------------------------------------------------ pods
 
-  // The status each runtime posted last (while its postedStatus is that status's text), and
-  // whether JSON prints it plainly enough for sameJson to be exact about it.
-  const lastPosted = new WeakMap<PodRuntime, { status: PodStatus; plain: boolean }>();
+  // The status each runtime posted last (while its postedStatus is that status's text), whether
+  // JSON prints it plainly enough for sameJson to be exact about it, and the pod object the write
+  // stored (the apiserver's frozen object, which its watch hands back as the write's MODIFIED
+  // event: that echo is told from other changes by identity).
+  const lastPosted = new WeakMap<
+    PodRuntime,
+    { status: PodStatus; plain: boolean; stored: unknown }
+  >();
   // Runtimes whose postedStatus text is still to be written: the text is only read by a save (or
   // by the comparison after a restore), so the JSON of every status posted is not made at once.
   const unwrittenTexts = new Map<PodRuntime, PodStatus>();
@@ -355,9 +368,8 @@ export function createKubelet(host: NodeHost): Kubelet {
       startTime: rt.startTime,
       sandboxReady: !!rt.sandboxId && !rt.terminal,
       containers: containerViews(env, pod, rt),
-      ...(inits !== undefined && inits.length > 0
-        ? { initContainers: initContainerViews(env, pod, rt) }
-        : {}),
+      initContainers:
+        inits !== undefined && inits.length > 0 ? initContainerViews(env, pod, rt) : undefined,
       transitions: rt.transitions,
       nowIso: ctx.nowIso,
       terminal: rt.terminal,
@@ -368,7 +380,8 @@ export function createKubelet(host: NodeHost): Kubelet {
     if (posted && sameJson(posted.status, status)) return true;
     const plain = isPlainJson(status);
     let fp: string | undefined;
-    if (!posted || !posted.plain || !plain) {
+    // (a first status has no text to compare with: its own is written later, like the others')
+    if (posted ? !posted.plain || !plain : rt.postedStatus !== undefined || !plain) {
       fp = JSON.stringify(status);
       if (unwrittenTexts.has(rt)) writePostedTexts();
       if (fp === rt.postedStatus) return true;
@@ -394,12 +407,22 @@ export function createKubelet(host: NodeHost): Kubelet {
       rt.postedStatus = TEXT_UNWRITTEN;
       unwrittenTexts.set(rt, status);
     }
-    lastPosted.set(rt, { status, plain });
-    const ready = (status.containerStatuses ?? []).filter((c) => c.ready).length;
-    const total = (status.containerStatuses ?? []).length;
+    lastPosted.set(rt, { status, plain, stored: res.body });
+    const statuses = status.containerStatuses ?? [];
+    let ready = 0;
+    let waitingReason: string | undefined;
+    for (const c of statuses) {
+      if (c.ready) ready++;
+      // the first container waiting for a reason (an empty one does not count)
+      if (!waitingReason) {
+        const reason = c.state.waiting?.reason;
+        if (reason) waitingReason = reason;
+      }
+    }
+    const total = statuses.length;
     const waiting =
       (status.initContainerStatuses ? initializingReason(pod, status.initContainerStatuses) : '') ||
-      (status.containerStatuses ?? []).map((c) => c.state.waiting?.reason).find(Boolean);
+      waitingReason;
     const summary = `${status.phase}${waiting ? `/${waiting}` : ''} ${ready}/${total}`;
     if (summary !== rt.lastPhaseSummary) {
       rt.lastPhaseSummary = summary;
@@ -416,28 +439,61 @@ export function createKubelet(host: NodeHost): Kubelet {
     return true;
   };
 
-  /** A pod's own wake-up collector: the kubelet's, plus the earliest the pod asked for. */
-  const podWaker = (
+  // The wake-ups one reconcile asks for: the earliest, whether only periodic wakes are at that
+  // instant, and the earliest real work (asked for separately so periodic wakes never hide it).
+  // Made once and reset by each reconcile (reconciles do not nest), like the envs below.
+  const wakes = { now: 0, earliest: Infinity, earliestPeriodic: true, earliestWork: Infinity };
+  const wake = (at: number, periodic = false): void => {
+    const t = at <= wakes.now ? wakes.now + 1 : at;
+    if (!periodic && t < wakes.earliestWork) wakes.earliestWork = t;
+    if (t < wakes.earliest) {
+      wakes.earliest = t;
+      wakes.earliestPeriodic = periodic;
+    } else if (t === wakes.earliest && !periodic) wakes.earliestPeriodic = false;
+  };
+  // the pod workers' env of the reconcile running (what it has of the context is set by it)
+  const env: WorkerEnv = {
+    ctx: undefined as unknown as ComponentContext,
+    host,
+    backoffs: {},
+    events: recorder,
+    wake,
+  };
+  /**
+   * The pods' wake-up collector: a pod's sync asks through `podEnv`, which passes every request
+   * on to the reconcile's and keeps the earliest in the timer beginPod returned for that pod
+   * (pods are synced one after the other).
+   */
+  let podNext: PodTimer = { at: Infinity, periodic: true, work: Infinity };
+  const podEnv: WorkerEnv = {
+    ctx: undefined as unknown as ComponentContext,
+    host,
+    backoffs: {},
+    events: recorder,
+    wake: (at: number, periodic = false): void => {
+      wake(at, periodic);
+      const t = at <= wakes.now ? wakes.now + 1 : at;
+      if (t < podNext.at) {
+        podNext.at = t;
+        podNext.periodic = periodic;
+      } else if (t === podNext.at && !periodic) podNext.periodic = false;
+      if (!periodic && t < (podNext.work as number)) podNext.work = t;
+    },
+  };
+  const beginPod = (): PodTimer => (podNext = { at: Infinity, periodic: true, work: Infinity });
+
+  const syncStaticPods = (
     ctx: ComponentContext,
     env: WorkerEnv,
-  ): { podEnv: WorkerEnv; podNext: { at: number; periodic: boolean } } => {
-    const podNext = { at: Infinity, periodic: true };
-    const podEnv: WorkerEnv = {
-      ...env,
-      wake: (at: number, periodic = false): void => {
-        env.wake(at, periodic);
-        const t = at <= ctx.now ? ctx.now + 1 : at;
-        if (t < podNext.at) {
-          podNext.at = t;
-          podNext.periodic = periodic;
-        } else if (t === podNext.at && !periodic) podNext.periodic = false;
-      },
-    };
-    return { podEnv, podNext };
-  };
-
-  const syncStaticPods = (ctx: ComponentContext, env: WorkerEnv, full: boolean): Set<string> => {
-    const { pods: statics, errors } = readStaticPods(host, staticCache);
+    full: boolean,
+  ): ReadonlySet<string> => {
+    const changes = fileChangeCount(host.files);
+    let read = changes !== undefined && staticRead?.changes === changes ? staticRead.read : null;
+    if (read === null) {
+      read = readStaticPods(host, staticCache);
+      staticRead = changes === undefined ? null : { changes, read };
+    }
+    const { pods: statics, errors } = read;
     for (const e of errors) {
       if (state.staticErrors[e.file] === e.error) continue;
       state.staticErrors[e.file] = e.error;
@@ -448,6 +504,8 @@ export function createKubelet(host: NodeHost): Kubelet {
         `"Could not process manifest file" err="${e.error.replace(/"/g, '\\"')}" path="${e.file}"`,
       );
     }
+    // most nodes have no static pods: nothing to sync, no timers to drop
+    if (statics.length === 0 && staticNextAt.size === 0) return NO_STATIC_PODS;
     const uids = new Set<string>();
     for (const sp of statics) {
       uids.add(sp.hash);
@@ -462,7 +520,7 @@ export function createKubelet(host: NodeHost): Kubelet {
           continue;
         }
       }
-      const { podEnv, podNext } = podWaker(ctx, env);
+      const podNext = beginPod();
       staticRetry.delete(sp.hash);
       if (!rt) {
         rt = newPodRuntime(
@@ -583,18 +641,13 @@ export function createKubelet(host: NodeHost): Kubelet {
     // A stopped unit does nothing, whoever calls it; containerd keeps the containers running.
     if (!host.systemd.isActive('kubelet')) return;
     host.advanceTo(ctx.now);
-    let earliest = Infinity;
-    let earliestPeriodic = true;
-    // the earliest real work, asked for separately so periodic wakes never hide it
-    let earliestWork = Infinity;
-    const wake = (at: number, periodic = false): void => {
-      const t = at <= ctx.now ? ctx.now + 1 : at;
-      if (!periodic && t < earliestWork) earliestWork = t;
-      if (t < earliest) {
-        earliest = t;
-        earliestPeriodic = periodic;
-      } else if (t === earliest && !periodic) earliestPeriodic = false;
-    };
+    wakes.now = ctx.now;
+    wakes.earliest = Infinity;
+    wakes.earliestPeriodic = true;
+    wakes.earliestWork = Infinity;
+    env.ctx = podEnv.ctx = ctx;
+    env.backoffs = podEnv.backoffs = state.backoffs;
+    env.events = podEnv.events = recorder;
 
     if (!state.registered) register(ctx);
     if (state.registered) {
@@ -625,33 +678,44 @@ export function createKubelet(host: NodeHost): Kubelet {
       }
       resumeFrom = undefined;
     }
-    const causeByUid = new Map<string, number>();
-    const changed = new Set<string>();
+    // The pods the watch reported, each once: a handful per wake-up, so arrays rather than sets.
+    const changed: string[] = [];
+    // pods whose only news is their own status write coming back (see below)
+    let echoed: string[] | undefined;
     for (const ev of changes) {
-      if (ev.object.metadata.uid) changed.add(ev.object.metadata.uid);
-      if (ev.traceSeq !== undefined && ev.object.metadata.uid)
-        causeByUid.set(ev.object.metadata.uid, ev.traceSeq);
+      const uid = ev.object.metadata.uid;
+      if (!uid) continue;
+      const rt = ev.type === 'MODIFIED' ? state.pods[uid] : undefined;
+      if (rt !== undefined && lastPosted.get(rt)?.stored === ev.object) {
+        if (echoed === undefined) echoed = [uid];
+        else if (!echoed.includes(uid)) echoed.push(uid);
+      } else if (!changed.includes(uid)) changed.push(uid);
     }
-    const env: WorkerEnv = { ctx, host, backoffs: state.backoffs, events: recorder, wake };
     const full = fullSyncPending || ctx.now - lastFullSync >= NODE_STATUS_UPDATE_MS;
     if (full) {
       fullSyncPending = false;
       lastFullSync = ctx.now;
     }
-    // A change to a pod already on the list only replaces it in place; the list is rebuilt (and
-    // sorted) when pods come or go, or for a new informer.
-    const podSetChanged = sortedPods?.from !== pods || !replaceInPlace(sortedPods, events, name);
-    if (podSetChanged) {
+    // A change to a pod already on the list only replaces it in place, and a new pod is put in
+    // its place; the list is rebuilt (and sorted) when pods go, or for a new informer or list.
+    const update =
+      sortedPods?.from !== pods || sortedPods.relists !== pods.relists
+        ? 'rebuild'
+        : updateInPlace(sortedPods, events, name);
+    const podSetChanged = update !== 'kept';
+    if (update === 'rebuild') {
       const list = pods
         .list((p) => isOwnPod(p, name))
-        .map((p) => ({ p, k: (p.metadata.namespace ?? '') + p.metadata.name }))
+        .map((p) => ({ p, k: sortKey(p) }))
         .sort((a, b) => (a.k < b.k ? -1 : 1))
         .map((e) => e.p);
       const index = new Map<string, number>();
       list.forEach((p, i) => index.set(p.metadata.uid as string, i));
-      sortedPods = { from: pods, list, index };
+      sortedPods = { from: pods, relists: pods.relists, list, index };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
+      timerSummary = null;
+      for (const uid of exitedUnsynced) if (!index.has(uid)) exitedUnsynced.delete(uid);
     }
     const { list: current, index: currentIndex } = sortedPods as NonNullable<typeof sortedPods>;
     // PLEG: the generic relist (every PLEG_RELIST_MS) finds containers that exited without the
@@ -661,37 +725,113 @@ export function createKubelet(host: NodeHost): Kubelet {
     for (const uid of host.containerd.takeExitedPods()) {
       const timers = podNextAt.has(uid) ? podNextAt : staticNextAt;
       const next = timers.get(uid);
-      if (next && next.at > relistAt) timers.set(uid, { at: relistAt, periodic: false });
+      if (next && next.at > relistAt) {
+        timers.set(uid, { at: relistAt, periodic: false, work: undefined });
+        if (timers === podNextAt) timerSummary = null;
+      }
+      exitedUnsynced.add(uid);
     }
-    // The pods to sync now, in name order: every pod at a full sync; otherwise the ones that
-    // changed, whose status write failed, whose timer is due or that have none yet. The others
-    // only ask to be woken at their timers (one pass over the timers, not over the pods).
+    // A pod whose only news is its own status write is synced only when due, as if unchanged:
+    // the write changed neither its spec nor its metadata, and between its last sync and now
+    // nothing was due for it and no container of it exited, so a sync would find everything as
+    // that sync left it, post nothing, and ask for the same wake-ups, which its timer replays.
+    if (echoed)
+      for (const uid of echoed) {
+        if (changed.includes(uid)) continue;
+        const next = podNextAt.get(uid);
+        if (next?.work === undefined || exitedUnsynced.has(uid)) changed.push(uid);
+      }
+    // The pods to sync now, in name order: the ones that changed, whose status write failed,
+    // whose timer is due or that have none yet; at a full sync also those whose container exited
+    // and those whose timer is not known to hold all they asked for (after a restore). The others
+    // only ask to be woken at their timers (one pass over the timers, not over the pods). At a
+    // full sync too: a pod synced with nothing due and nothing changed since its last sync would
+    // find everything as that sync left it, post nothing and ask for the same wake-ups again.
     let due: number[];
-    if (full) due = current.map((_, i) => i);
-    else {
+    const now = ctx.now;
+    if (
+      !full &&
+      timerSummary !== null &&
+      timerSummary.minAt > now &&
+      podRetry.size === 0 &&
+      changed.every((uid) => !podNextAt.has(uid))
+    ) {
+      // No timer due and no timed pod changed (most often the echo of a status write, or a new
+      // pod): the timers are as the summary says, so the pass below would only find what it
+      // holds; the new pods are synced.
+      due = [];
+      if (timerSummary.minAt !== Infinity) wake(timerSummary.minAt, timerSummary.minPeriodic);
+      let minWork = timerSummary.minWork;
+      if (echoed)
+        for (const uid of echoed) {
+          const work = podNextAt.get(uid)?.work;
+          if (work !== undefined && work < minWork) minWork = work;
+        }
+      if (minWork !== Infinity) wake(minWork);
+    } else {
       const timed: number[] = [];
+      // The timers not due are only woken at: wake() keeps the earliest, whether only periodic
+      // wakes are at that instant, and the earliest non-periodic one, so this pass keeps the
+      // same three (in locals, not a call per timer) and hands them to it once at the end.
+      let minAt = Infinity;
+      let minPeriodic = true;
+      let minWork = Infinity;
+      let echoWork = Infinity;
+      let summarized = true;
+      const anyChanged = changed.length > 0;
+      const anyRetry = podRetry.size > 0;
       // forEach, not for-of: no [uid, timer] pair per pod on every wake-up
       podNextAt.forEach((next, uid) => {
+        const at = next.at;
         // (a timer exists only beside the pod's runtime: both go when the pod leaves the node)
-        if (next.at <= ctx.now || changed.has(uid) || podRetry.has(uid)) {
+        if (
+          at <= now ||
+          (anyChanged && changed.includes(uid)) ||
+          (anyRetry && podRetry.has(uid)) ||
+          (full && (next.work === undefined || exitedUnsynced.has(uid)))
+        ) {
           const i = currentIndex.get(uid);
           if (i !== undefined) timed.push(i);
-        } else if (Number.isFinite(next.at)) wake(next.at, next.periodic);
+          else summarized = false; // (never: a timer's pod is on the list)
+          return;
+        }
+        if (at === Infinity) return; // (never NaN or -Infinity: at > now)
+        if (at < minAt) {
+          minAt = at;
+          minPeriodic = next.periodic;
+        } else if (at === minAt && !next.periodic) minPeriodic = false;
+        if (!next.periodic && at < minWork) minWork = at;
+        // a skipped sync (an echo's, a full sync's) would also have asked for its earliest work
+        if (
+          (full || (echoed !== undefined && echoed.includes(uid))) &&
+          (next.work as number) < echoWork
+        )
+          echoWork = next.work as number;
       });
+      if (minAt !== Infinity) wake(minAt, minPeriodic);
+      if (Math.min(minWork, echoWork) !== Infinity) wake(Math.min(minWork, echoWork));
+      // the timers left alone; those of the pods synced below are added as they are set
+      timerSummary = summarized ? { minAt, minPeriodic, minWork } : null;
       due = timed;
-      for (const uid of changed) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
-      for (const uid of podRetry) if (!podNextAt.has(uid)) pushIndex(due, currentIndex, uid);
-      if (podNextAt.size < current.length) {
-        for (let i = 0; i < current.length; i++)
-          if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
-      }
-      due = [...new Set(due)].sort((a, b) => a - b);
     }
+    // Every listed pod has a timer but those not synced yet (timers are only kept for listed
+    // pods): when the changed and retried pods account for all of those, no need to look.
+    let untimed = current.length - podNextAt.size;
+    for (const uid of changed)
+      if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid)) untimed--;
+    for (const uid of podRetry)
+      if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.includes(uid))
+        untimed--;
+    if (untimed > 0) {
+      for (let i = 0; i < current.length; i++)
+        if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
+    }
+    if (due.length > 1) due = [...new Set(due)].sort((a, b) => a - b);
     for (const i of due) {
       const pod = current[i] as Pod;
       const uid = pod.metadata.uid as string;
       let rt = state.pods[uid];
-      const { podEnv, podNext } = podWaker(ctx, env);
+      const podNext = beginPod();
       if (!rt) {
         rt = newPodRuntime(
           pod,
@@ -699,7 +839,7 @@ export function createKubelet(host: NodeHost): Kubelet {
           ctx.nowIso,
           SANDBOX_BASE_MS + ctx.rng.int(SANDBOX_JITTER_MS),
         );
-        rt.cause = causeByUid.get(uid);
+        rt.cause = watchCause(changes, uid);
         state.pods[uid] = rt;
         const adopted = adoptFromRuntime(host, pod, rt, ctx.now);
         rt.cause = ctx.trace.emit({
@@ -718,17 +858,16 @@ export function createKubelet(host: NodeHost): Kubelet {
           'kubelet.go:2468',
           `"SyncLoop ADD" source="api" pods=["${rt.namespace}/${rt.name}"]`,
         );
-      } else if (
-        causeByUid.has(uid) &&
-        pod.metadata.deletionTimestamp &&
-        rt.terminatingSince === undefined
-      ) {
-        rt.cause = causeByUid.get(uid);
+      } else if (pod.metadata.deletionTimestamp && rt.terminatingSince === undefined) {
+        const cause = watchCause(changes, uid);
+        if (cause !== undefined) rt.cause = cause;
       }
       syncPod(podEnv, pod, rt);
+      exitedUnsynced.delete(uid);
       podRetry.delete(uid);
       if (state.pods[uid] && !postPodStatus(ctx, podEnv, pod, rt)) podRetry.add(uid);
       podNextAt.set(uid, podNext);
+      if (timerSummary !== null) addToSummary(timerSummary, podNext);
     }
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env, full);
@@ -751,6 +890,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       }
     if (orphans)
       for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
+    const { earliest, earliestPeriodic, earliestWork } = wakes;
     if (Number.isFinite(earliest)) ctx.wakeAt(earliest, { periodic: earliestPeriodic });
     if (Number.isFinite(earliestWork) && earliestWork !== earliest) ctx.wakeAt(earliestWork);
   };
@@ -811,10 +951,14 @@ export function createKubelet(host: NodeHost): Kubelet {
       const { events: counts, sync, ...rest } = revive;
       state = { ...initialState(), ...rest };
       recorder = EventRecorder.fromJSON(counts);
-      podNextAt = new Map(sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic }]));
+      // (every timer has the same three keys: the kubelet reads thousands of them per second)
+      timerSummary = null;
+      podNextAt = new Map(
+        sync?.next.map(([uid, at, periodic]) => [uid, { at, periodic, work: undefined }]),
+      );
       podRetry = new Set(sync?.retry);
       staticNextAt = new Map(
-        sync?.staticNext?.map(([hash, at, periodic]) => [hash, { at, periodic }]),
+        sync?.staticNext?.map(([hash, at, periodic]) => [hash, { at, periodic, work: undefined }]),
       );
       staticRetry = new Set(sync?.staticRetry);
       lastFullSync = sync?.lastFull ?? -Infinity;
@@ -838,40 +982,117 @@ function isOwnPod(p: Pod, node: string): boolean {
   return p.spec.nodeName === node && !isMirrorPod(p);
 }
 
+/** The kubelet's pods sorted by namespace+name, with each one's place, and what they came from. */
+interface SortedPods {
+  from: Informer<Pod>;
+  /** the informer's relist count then (a relist replaces its cache without events for the gone) */
+  relists: number;
+  list: Pod[];
+  index: Map<string, number>;
+}
+
+/** What the kubelet's pods are sorted by. */
+function sortKey(p: Pod): string {
+  return (p.metadata.namespace ?? '') + p.metadata.name;
+}
+
 /**
- * Applies watch events that only modify listed pods (still the kubelet's own) to the sorted list
- * and skips those about other pods (mirror pods); false when one adds, removes or re-homes one of
- * the kubelet's pods (the list must be rebuilt then).
+ * Applies watch events to the sorted list where that gives the list a rebuild would: a listed
+ * pod modified (still the kubelet's own) is replaced, a new pod of its own is put in its place
+ * ('grown'), events about other pods (mirror pods) are skipped; 'rebuild' when one is removed,
+ * re-homed or listed again, or its key is another's (a rebuild's sort decides between those).
  */
-function replaceInPlace(
-  sorted: { list: Pod[]; index: Map<string, number> } | null,
+function updateInPlace(
+  sorted: SortedPods,
   events: readonly { type: string; object: KubeObject }[],
   node: string,
-): boolean {
-  if (!sorted) return false;
+): 'kept' | 'grown' | 'rebuild' {
+  let grown = false;
   for (const ev of events) {
     const pod = ev.object as Pod;
     const at = sorted.index.get(pod.metadata.uid as string);
     const own = ev.type !== 'DELETED' && isOwnPod(pod, node);
     if (at === undefined && !own) continue; // not on the list before or after (a mirror pod)
-    if (at === undefined || !own || ev.type !== 'MODIFIED') return false;
-    sorted.list[at] = pod;
+    if (at !== undefined && own && ev.type === 'MODIFIED') {
+      sorted.list[at] = pod;
+      continue;
+    }
+    if (at !== undefined || !own || !insertSorted(sorted, pod)) return 'rebuild';
+    grown = true;
   }
+  return grown ? 'grown' : 'kept';
+}
+
+/** Puts a new pod in its place on the sorted list; false when its key is already there. */
+function insertSorted(sorted: SortedPods, pod: Pod): boolean {
+  const { list, index } = sorted;
+  const key = sortKey(pod);
+  // the first place whose key is greater
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sortKey(list[mid] as Pod) <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo > 0 && sortKey(list[lo - 1] as Pod) === key) return false;
+  list.splice(lo, 0, pod);
+  for (let i = lo; i < list.length; i++) index.set((list[i] as Pod).metadata.uid as string, i);
   return true;
 }
 
+/**
+ * A pod's next wake-up: the earliest it asked for, and whether that is only a periodic probe tick.
+ * `work`, the earliest non-periodic one, is known for timers set by a sync of this process.
+ */
+interface PodTimer {
+  at: number;
+  periodic: boolean;
+  work?: number;
+}
+
+interface TimerSummary {
+  minAt: number;
+  minPeriodic: boolean;
+  minWork: number;
+}
+
+/** Adds a timer to a summary, as the pass over the timers would count it. */
+function addToSummary(summary: TimerSummary, timer: PodTimer): void {
+  const at = timer.at;
+  if (!(at < Infinity)) return; // (the pass skips timers at Infinity; NaN changes nothing)
+  if (at < summary.minAt) {
+    summary.minAt = at;
+    summary.minPeriodic = timer.periodic;
+  } else if (at === summary.minAt && !timer.periodic) summary.minPeriodic = false;
+  if (!timer.periodic && at < summary.minWork) summary.minWork = at;
+}
+
 /** Timers as saved: by key, each `[key, at, periodic]`. */
-function timerList(
-  timers: Map<string, { at: number; periodic: boolean }>,
-): [string, number, boolean][] {
+function timerList(timers: Map<string, PodTimer>): [string, number, boolean][] {
   return [...timers]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([key, n]): [string, number, boolean] => [key, n.at, n.periodic]);
 }
 
-function pushIndex(into: number[], index: Map<string, number>, uid: string): void {
+/** The trace seq of the last watch event about the pod that carries one (what caused it). */
+function watchCause(
+  events: readonly { object: KubeObject; traceSeq?: number }[],
+  uid: string,
+): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i] as { object: KubeObject; traceSeq?: number };
+    if (ev.traceSeq !== undefined && ev.object.metadata.uid === uid) return ev.traceSeq;
+  }
+  return undefined;
+}
+
+/** Pushes the pod's place on the list, if it is on it (and says whether it was). */
+function pushIndex(into: number[], index: Map<string, number>, uid: string): boolean {
   const i = index.get(uid);
-  if (i !== undefined) into.push(i);
+  if (i === undefined) return false;
+  into.push(i);
+  return true;
 }
 
 /** While init containers run, what the pod waits for: `Init:1/2`, `Init:CrashLoopBackOff`, ... */
@@ -888,6 +1109,9 @@ function initializingReason(pod: Pod, statuses: ContainerStatus[]): string {
   }
   return '';
 }
+
+/** The hashes of no static pods (never changed). */
+const NO_STATIC_PODS: ReadonlySet<string> = new Set();
 
 /** A posted status's text not written yet (never read: every reader writes the texts first). */
 const TEXT_UNWRITTEN = '';

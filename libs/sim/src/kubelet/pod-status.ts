@@ -163,8 +163,27 @@ function initializedCondition(
   };
 }
 
-export function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const cs = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+
+/**
+ * Each status sync of each pod asks; a frozen spec (the informer's, a static pod's) cannot change,
+ * so its answer is kept beside it.
+ */
+const frozenSpecQos = new WeakMap<Pod['spec'], QosClass>();
+
+export function qosClass(pod: Pod): QosClass {
+  const spec = pod.spec;
+  if (!Object.isFrozen(spec) || !Object.isFrozen(spec.containers)) return computeQosClass(spec);
+  let qos = frozenSpecQos.get(spec);
+  if (qos === undefined) {
+    qos = computeQosClass(spec);
+    frozenSpecQos.set(spec, qos);
+  }
+  return qos;
+}
+
+function computeQosClass(spec: Pod['spec']): QosClass {
+  const cs = [...(spec.initContainers ?? []), ...spec.containers];
   let any = false;
   let guaranteed = true;
   for (const c of cs) {
@@ -193,8 +212,10 @@ function cond(
   const keys = transitionKeys(type);
   const key = ok ? keys.ifTrue : keys.ifFalse;
   view.transitions[key] ??= view.nowIso;
-  // A flip resets the other side's memory, so the next flip gets a fresh transition time.
-  delete view.transitions[ok ? keys.ifFalse : keys.ifTrue];
+  // A flip resets the other side's memory, so the next flip gets a fresh transition time. (The
+  // times are strings: a missing one needs no delete, which would slow the object down.)
+  const other = ok ? keys.ifFalse : keys.ifTrue;
+  if (view.transitions[other] !== undefined) delete view.transitions[other];
   // five of these per status sync of every pod: no spreads
   const condition: Condition = {
     type,
@@ -220,17 +241,36 @@ function transitionKeys(type: string): { ifTrue: string; ifFalse: string } {
 }
 
 function toContainerStatus(c: ContainerView): ContainerStatus {
-  return {
-    name: c.name,
-    state: c.state,
-    lastState: c.lastState,
-    ready: c.ready,
-    restartCount: c.restartCount,
-    image: c.imageRef ?? c.image,
-    imageID: c.imageID ?? '',
-    ...(c.containerID ? { containerID: c.containerID } : {}),
-    started: c.started,
-  };
+  // (two literals rather than a spread: the key order is the text's, and this runs per sync)
+  return c.containerID
+    ? {
+        name: c.name,
+        state: c.state,
+        lastState: c.lastState,
+        ready: c.ready,
+        restartCount: c.restartCount,
+        image: c.imageRef ?? c.image,
+        imageID: c.imageID ?? '',
+        containerID: c.containerID,
+        started: c.started,
+      }
+    : {
+        name: c.name,
+        state: c.state,
+        lastState: c.lastState,
+        ready: c.ready,
+        restartCount: c.restartCount,
+        image: c.imageRef ?? c.image,
+        imageID: c.imageID ?? '',
+        started: c.started,
+      };
+}
+
+function scheduledCondition(pod: Pod): Condition | undefined {
+  const conditions = pod.status?.conditions;
+  if (conditions === undefined) return undefined;
+  for (const c of conditions) if (c.type === 'PodScheduled') return c;
+  return undefined;
 }
 
 export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
@@ -253,7 +293,7 @@ export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
     !done && notReady.length
       ? `containers with unready status: [${notReady.join(' ')}]`
       : undefined;
-  const scheduled = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+  const scheduled = scheduledCondition(pod);
   const initialized = initViews ? initializedCondition(pod, view, phase) : { ok: true };
   const conditions: Condition[] = [
     cond('PodReadyToStartContainers', view.sandboxReady, view),
@@ -264,17 +304,20 @@ export function buildPodStatus(pod: Pod, view: PodView): PodStatus {
     // converged mirror pod does not rewrite its status (and etcd) on every sync.
     scheduled ?? cond('PodScheduled', true, view),
   ];
-  const containerStatuses: ContainerStatus[] = view.containers.map(toContainerStatus);
+  // built key by key in the text's order (no spreads: this runs for every sync of every pod)
   const status: PodStatus = {
     phase,
     conditions,
     hostIP: view.hostIP,
     hostIPs: [{ ip: view.hostIP }],
-    ...(view.podIP ? { podIP: view.podIP, podIPs: [{ ip: view.podIP }] } : {}),
-    ...(view.startTime ? { startTime: view.startTime } : {}),
-    ...(initViews ? { initContainerStatuses: initViews.map(toContainerStatus) } : {}),
-    containerStatuses,
-    qosClass: qosClass(pod),
   };
+  if (view.podIP) {
+    status.podIP = view.podIP;
+    status.podIPs = [{ ip: view.podIP }];
+  }
+  if (view.startTime) status.startTime = view.startTime;
+  if (initViews) status.initContainerStatuses = initViews.map(toContainerStatus);
+  status.containerStatuses = view.containers.map(toContainerStatus);
+  status.qosClass = qosClass(pod);
   return status;
 }

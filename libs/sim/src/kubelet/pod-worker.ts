@@ -101,6 +101,9 @@ export interface WorkerEnv {
   wake(at: number, periodic?: boolean): void;
 }
 
+/** The probes, in the order the prober runs them at one instant. */
+const PROBE_KINDS: readonly ProbeKind[] = ['startup', 'liveness', 'readiness'];
+
 /** How long a terminated container shows as such before the next pod sync restarts or backs off. */
 const EXIT_NOTICE_MS = 1_000;
 /** CRI CreateContainer + StartContainer take a few hundred ms on a real node. */
@@ -219,7 +222,8 @@ function emit(
     object: { kind: 'Pod', namespace: rt.namespace, name: rt.name },
     message,
     causedBy: rt.cause,
-    ...(data ? { data } : {}),
+    // (the trace store copies the fields it knows, leaving out undefined ones: no spread needed)
+    data,
   });
 }
 
@@ -240,7 +244,8 @@ function event(
       type,
       reason,
       message,
-      ...(container ? { fieldPath: fieldPathOf(pod, container) } : {}),
+      // (the recorder treats a fieldPath left undefined as none: no spread needed)
+      fieldPath: container ? fieldPathOf(pod, container) : undefined,
     },
   );
 }
@@ -483,8 +488,9 @@ export function syncPod(env: WorkerEnv, pod: Pod, rt: PodRuntime): void {
 
   // 5. a pod whose containers are all done for good is terminal; its sandbox goes away
   const policy = pod.spec.restartPolicy ?? 'Always';
+  if (policy === 'Always') return;
   const all = pod.spec.containers.map((s) => rt.containers[s.name] as ContainerRuntime);
-  if (policy !== 'Always' && all.every((c) => c.stage === 'done')) {
+  if (all.every((c) => c.stage === 'done')) {
     // Sidecars outlive the app containers only until those are done; then they are stopped.
     if (inits !== undefined && inits.length > 0 && stopSidecars(env, pod, rt, inits)) return;
     const failed = all.some((c) => (c.lastTermination?.exitCode ?? 0) !== 0);
@@ -952,7 +958,7 @@ function stepRunning(
     return;
   }
   // probes due now
-  for (const kind of ['startup', 'liveness', 'readiness'] as const) {
+  for (const kind of PROBE_KINDS) {
     const st = c.probes[kind];
     const probe = probeOf(spec, kind);
     if (!st || !probe) continue;
@@ -1018,9 +1024,12 @@ function stepRunning(
       return;
     }
   }
-  for (const st of Object.values(c.probes))
+  // (for-in, not Object.values: no array per running container on every sync)
+  for (const kind in c.probes) {
+    const st = c.probes[kind as ProbeKind];
     if (st && Number.isFinite(st.nextAt))
       env.wake(st.nextAt, st.result === 'success' && st.consecutiveFailures === 0);
+  }
   const exitAt = host.containerd.nextEventAt(rec.id);
   if (exitAt !== null) env.wake(exitAt);
 }

@@ -93,6 +93,24 @@ export function nginxStartupLines(version: string): Step[] {
   ];
 }
 
+/**
+ * An nginx container's program: its startup lines, then serving. The same for every container of
+ * a version (thousands of them on a busy cluster), so made once and frozen: programs are only read.
+ */
+function nginxProgramSteps(version: string): Step[] {
+  let steps = nginxPrograms.get(version);
+  if (steps === undefined) {
+    steps = [...nginxStartupLines(version), { op: 'serve' }];
+    for (const step of steps) Object.freeze(step);
+    Object.freeze(steps);
+    nginxPrograms.set(version, steps);
+  }
+  return steps;
+}
+
+/** nginxProgramSteps by version (a version is a tag of the catalog's: a handful at most). */
+const nginxPrograms = new Map<string, Step[]>();
+
 function httpdStartupLines(): Step[] {
   const fqdn =
     "AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using %POD_IP%. Set the 'ServerName' directive globally to suppress this message";
@@ -186,7 +204,7 @@ export function modelApp(input: AppInput): AppModel {
     const version = /^\d+\.\d+\.\d+$/.test(tag) ? tag : '1.27.3';
     return {
       kind: 'http-server',
-      program: { steps: [...nginxStartupLines(version), { op: 'serve' }], lastStatus: 0 },
+      program: { steps: nginxProgramSteps(version), lastStatus: 0 },
       http: http('nginx', version, [80], ['/', '/index.html'], NGINX_BODY),
       stopExitCode: 0,
     };

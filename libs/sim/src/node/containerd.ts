@@ -195,7 +195,8 @@ export class Containerd {
     now: number,
     opts: { hostNetworkIp?: string } = {},
   ): SandboxRecord {
-    const attempt = this.sandboxes.filter((s) => s.podUid === pod.uid).length;
+    let attempt = 0;
+    for (const s of this.sandboxes) if (s.podUid === pod.uid) attempt++;
     const sb: SandboxRecord = {
       id: sha256Hex(`sandbox:${this.env.node}:${pod.uid}:${attempt}`),
       podUid: pod.uid,
@@ -216,14 +217,13 @@ export class Containerd {
   private allocateIp(): string {
     const [base] = this.env.podCIDR.split('/');
     const octets = (base as string).split('.').map(Number);
-    const used = new Set(
-      this.sandboxes.filter((s) => s.state === 'SANDBOX_READY').map((s) => s.ip),
-    );
-    // host-local hands out the next free address after the last one it gave (.1 is the gateway).
+    const prefix = `${octets[0]}.${octets[1]}.${octets[2]}.`;
+    // host-local hands out the next free address after the last one it gave (.1 is the gateway);
+    // that one is nearly always free, so each candidate is checked against the sandboxes directly
     for (let k = 1; k <= 253; k++) {
       const n = ((this.lastIp - 2 + k + 253) % 253) + 2;
-      const ip = `${octets[0]}.${octets[1]}.${octets[2]}.${n}`;
-      if (!used.has(ip)) {
+      const ip = prefix + n;
+      if (!this.isIpInUse(ip)) {
         this.lastIp = n;
         return ip;
       }
@@ -231,10 +231,18 @@ export class Containerd {
     throw new Error(`no IP addresses available in range set: ${this.env.podCIDR}`);
   }
 
+  private isIpInUse(ip: string): boolean {
+    for (const s of this.sandboxes) if (s.ip === ip && s.state === 'SANDBOX_READY') return true;
+    return false;
+  }
+
   sandboxFor(podUid: string): SandboxRecord | undefined {
-    return [...this.sandboxes]
-      .reverse()
-      .find((s) => s.podUid === podUid && s.state === 'SANDBOX_READY');
+    // the newest ready one (every new pod on the node asks: no reversed copy of the list)
+    for (let i = this.sandboxes.length - 1; i >= 0; i--) {
+      const s = this.sandboxes[i] as SandboxRecord;
+      if (s.podUid === podUid && s.state === 'SANDBOX_READY') return s;
+    }
+    return undefined;
   }
 
   listSandboxes(): SandboxRecord[] {
@@ -295,6 +303,11 @@ export class Containerd {
 
   /** The kubelet keeps one dead container per container name (MaxPerPodContainer=1). */
   private gc(podUid: string, name: string): void {
+    // every container creation asks; there is rarely more than the one dead container to keep
+    let deadCount = 0;
+    for (const c of this.containers)
+      if (c.podUid === podUid && c.name === name && c.state === 'exited') deadCount++;
+    if (deadCount <= 1) return;
     const mine = this.containers.filter((c) => c.podUid === podUid && c.name === name);
     const dead = mine.filter((c) => c.state === 'exited').sort((a, b) => b.attempt - a.attempt);
     const drop = new Set(dead.slice(1).map((c) => c.id));
@@ -350,7 +363,14 @@ export class Containerd {
   }
 
   get(id: string): ContainerRecord | undefined {
-    return this.containers.find((c) => c.id === id || (id.length >= 4 && c.id.startsWith(id)));
+    // the kubelet asks by full id for every container of every pod it syncs: a plain loop, and
+    // the prefix test only where an id is longer than the one asked for (equal lengths: equality)
+    const prefix = id.length >= 4;
+    for (const c of this.containers) {
+      if (c.id === id) return c;
+      if (prefix && c.id.length > id.length && c.id.startsWith(id)) return c;
+    }
+    return undefined;
   }
 
   listContainers(filter?: { podUid?: string; all?: boolean }): ContainerRecord[] {
@@ -365,7 +385,8 @@ export class Containerd {
    * What the kubelet's PLEG relist learns: the pods (uids) whose containers exited since the
    * last call, in the order they exited. Drains the set.
    */
-  takeExitedPods(): string[] {
+  takeExitedPods(): readonly string[] {
+    if (this.exitedPods.size === 0) return NO_PODS;
     const out = [...this.exitedPods];
     this.exitedPods.clear();
     return out;
@@ -489,16 +510,15 @@ export class Containerd {
 
   private render(line: string, t: number, c: ContainerRecord): string {
     if (!line.includes('%')) return line;
+    // every nginx start logs eight lines with its time: formatted once per second of wall clock
+    if (line.startsWith('%NGINX_TIME%') && line.indexOf('%', 12) < 0)
+      return this.nginxTime(t) + line.slice(12);
     const d = new Date(this.env.epochMs + t);
     const p = (n: number, w = 2): string => String(n).padStart(w, '0');
     const hms = `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-    // every container start logs a few lines: only the placeholders a line has are formatted
+    // only the placeholders a line has are formatted
     let out = line;
-    if (out.includes('%NGINX_TIME%'))
-      out = out.replace(
-        /%NGINX_TIME%/g,
-        `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${hms}`,
-      );
+    if (out.includes('%NGINX_TIME%')) out = out.replace(/%NGINX_TIME%/g, this.nginxTime(t));
     if (out.includes('%HTTPD_TIME%'))
       out = out.replace(
         /%HTTPD_TIME%/g,
@@ -512,6 +532,22 @@ export class Containerd {
     if (out.includes('%POD_IP%'))
       out = out.replace(/%POD_IP%/g, this.sandboxes.find((s) => s.id === c.sandboxId)?.ip ?? '');
     return out;
+  }
+
+  /** The last second nginxTime formatted, and its text. */
+  private nginxSecond = NaN;
+  private nginxSecondText = '';
+
+  /** nginx's log time, `2025/01/15 10:00:07`, of sim ms `t`. */
+  private nginxTime(t: number): string {
+    const second = Math.floor((this.env.epochMs + t) / 1000);
+    if (second !== this.nginxSecond) {
+      const d = new Date(second * 1000);
+      const p = (n: number): string => String(n).padStart(2, '0');
+      this.nginxSecondText = `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+      this.nginxSecond = second;
+    }
+    return this.nginxSecondText;
   }
 
   // ---------- talking to apps ----------
@@ -626,10 +662,22 @@ export class Containerd {
   }
 }
 
+const NO_PODS: readonly string[] = Object.freeze([]);
+
 /** An image whose process the node models as a host process (its stop kills the container). */
 function isHostProcessImage(image: string): boolean {
-  return /(^|\/)kube-proxy[:@]/.test(image);
+  let is = hostProcessImages.get(image);
+  if (is === undefined) {
+    is = /(^|\/)kube-proxy[:@]/.test(image);
+    if (hostProcessImages.size >= HOST_PROCESS_IMAGES_MAX) hostProcessImages.clear();
+    hostProcessImages.set(image, is);
+  }
+  return is;
 }
+
+/** isHostProcessImage's answers by image: every rebuild of a node's live list asks for each server. */
+const hostProcessImages = new Map<string, boolean>();
+const HOST_PROCESS_IMAGES_MAX = 256;
 
 function notFoundBody(server: string): string {
   if (server === 'nginx') {

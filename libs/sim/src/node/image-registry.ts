@@ -65,8 +65,25 @@ const CATALOG: Record<string, { tags: string[]; sizeBytes: number }> = {
 const EXERCISE_PREFIXES = ['docker.io/kubejourney/', 'ghcr.io/kubejourney/'];
 const EXERCISE_TAGS = ['latest', '1.0', '1.1', '2.0', 'v1', 'v2'];
 
-/** Parses an image reference the way containerd's reference.ParseDockerRef does. */
+/**
+ * Parses an image reference the way containerd's reference.ParseDockerRef does. Every pod sync
+ * asks about the same few references: each is parsed once (bounded, cleared when full) and the
+ * answer is frozen, shared by every caller.
+ */
 export function normalizeImage(ref: string): ImageRef {
+  let parsed = parsedRefs.get(ref);
+  if (parsed === undefined) {
+    if (parsedRefs.size >= PARSED_REFS_MAX) parsedRefs.clear();
+    parsed = Object.freeze(parseImageRef(ref));
+    parsedRefs.set(ref, parsed);
+  }
+  return parsed;
+}
+
+const parsedRefs = new Map<string, ImageRef>();
+const PARSED_REFS_MAX = 1024;
+
+function parseImageRef(ref: string): ImageRef {
   let rest = ref.trim();
   let digest: string | undefined;
   const at = rest.indexOf('@');

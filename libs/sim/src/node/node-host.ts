@@ -119,6 +119,14 @@ class FileTable extends Map<string, string> {
   }
 }
 
+/**
+ * How many times a host's files have changed, for readers that keep what they read from them (the
+ * kubelet's static pods): while the count stands, the files are the same. Undefined when unknown.
+ */
+export function fileChangeCount(files: Map<string, string>): number | undefined {
+  return files instanceof FileTable ? files.changes : undefined;
+}
+
 export function createNodeHost(spec: NodeSpec, opts: NodeHostOptions = {}): NodeHost {
   const index = opts.index ?? indexFromName(spec);
   const internalIP = opts.internalIP ?? `172.18.0.${2 + index}`;
