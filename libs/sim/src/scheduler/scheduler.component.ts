@@ -133,6 +133,11 @@ export class KubeScheduler implements Scheduler {
   private startIndex = 0;
   /** pending pods that a preemption nominated to a node (the scheduler's nominator) */
   private nominated = new Map<string, Pod>();
+  /**
+   * The Service and ReplicaSet lists the cycles read, kept while their informers report no change:
+   * PodTopologySpread remembers the default constraints it builds from them per pair of lists.
+   */
+  private listed: { services?: Listed<Service>; replicaSets?: Listed<ReplicaSet> } = {};
   private knownNodes = new Map<string, NodeSummary>();
   private knownPods = new Map<string, PodSummary>();
   private readonly interest: Map<string, Set<ClusterEvent>>;
@@ -261,8 +266,8 @@ export class KubeScheduler implements Scheduler {
         now,
       );
     }
-    this.serviceInformer.sync(ctx.client);
-    this.rsInformer.sync(ctx.client);
+    this.listed.services = listedAfterSync(this.serviceInformer, ctx, this.listed.services);
+    this.listed.replicaSets = listedAfterSync(this.rsInformer, ctx, this.listed.replicaSets);
     if (this.volumeUsers) this.syncVolumes(ctx);
     return this.podInformer.synced && this.nodeInformer.synced;
   }
@@ -372,8 +377,8 @@ export class KubeScheduler implements Scheduler {
     if (this.volumeUsers && !this.followClasses && podClaimNames(pod).length > 0)
       this.syncStorageClasses(ctx);
     const snapshot = this.cache.snapshot({
-      services: this.serviceInformer.list(),
-      replicaSets: this.rsInformer.list(),
+      services: (this.listed.services ??= listed(this.serviceInformer)).items,
+      replicaSets: (this.listed.replicaSets ??= listed(this.rsInformer)).items,
       volumes: this.volumeListers(),
     });
     const out = scheduleOne({
@@ -389,14 +394,8 @@ export class KubeScheduler implements Scheduler {
     this.startIndex = out.nextStartIndex;
     const decision = out.decision;
     const object: TraceObjectRef = { kind: 'Pod', namespace, name };
-    const rejected: Record<string, string[]> = {};
-    for (const n of decision.nodes) {
-      // only an evaluated node that did not fit has a failed filter
-      if (n.feasible || !n.evaluated) continue;
-      const failed = n.filters.find((f) => f.verdict === 'fail');
-      if (failed) rejected[n.node] = failed.reasons ?? [];
-    }
-    const feasible = decision.nodes.filter((n) => n.feasible).map((n) => n.node);
+    const rejected = decision.rejectedReasons();
+    const feasible = decision.feasibleNames();
     ctx.trace.emit({
       component: 'kube-scheduler',
       verb: 'filter',
@@ -408,8 +407,7 @@ export class KubeScheduler implements Scheduler {
 
     if (out.result.kind === 'scheduled') {
       const node = out.result.node;
-      const scores: Record<string, number> = {};
-      for (const n of decision.nodes) if (n.total !== null) scores[n.node] = n.total;
+      const scores = decision.totalsByNode();
       ctx.trace.emit({
         component: 'kube-scheduler',
         verb: 'score',
@@ -899,7 +897,29 @@ export class KubeScheduler implements Scheduler {
     this.bookmarks = {};
     this.cache = new SnapshotCache();
     this.nominated = new Map();
+    this.listed = {};
   }
+}
+
+/** An informer's list, and how many relists it had then (a relist of nothing reports no event). */
+interface Listed<T> {
+  items: T[];
+  relists: number;
+}
+
+function listed<T extends KubeObject>(informer: Informer<T>): Listed<T> {
+  return { items: informer.list(), relists: informer.relists };
+}
+
+/** The list, or undefined when the sync changed the informer's cache. */
+function listedAfterSync<T extends KubeObject>(
+  informer: Informer<T>,
+  ctx: ComponentContext,
+  list: Listed<T> | undefined,
+): Listed<T> | undefined {
+  const events = informer.sync(ctx.client);
+  if (events.length > 0 || informer.relists !== list?.relists) return undefined;
+  return list;
 }
 
 function splitKey(key: string): [string, string] {

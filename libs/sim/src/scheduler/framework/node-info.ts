@@ -49,7 +49,9 @@ export interface NodeInfo {
   /**
    * Plugins' memo of label-selector counts over `pods` (keys are theirs to choose). A new map
    * comes whenever a pod joins or leaves, or changes its namespace, labels or deletion mark, so
-   * NodeInfos of the same node share it for as long as such counts cannot change.
+   * NodeInfos of the same node share it for as long as such counts cannot change. The scheduler's
+   * cache carries the counts of keys with a registered counter (registerPodCounter) over into the
+   * new map, adjusted for the pod that changed, instead of counting every pod again.
    */
   selectorCounts: Map<string, number>;
 }
@@ -71,6 +73,42 @@ export interface VolumeListers {
   storageClass(name: string): StorageClass | undefined;
   /** every PersistentVolume, sorted by name */
   volumes(): PersistentVolume[];
+}
+
+/**
+ * How the pods under a selectorCounts key are told apart: a pure function of the pod's
+ * namespace, labels and deletion mark (the fields whose change makes a new map). A key without
+ * one is dropped from the next map and counted again when asked for.
+ */
+const podCounters = new Map<string, (pod: Pod) => boolean>();
+const MAX_POD_COUNTERS = 10_000;
+
+export function registerPodCounter(key: string, counts: (pod: Pod) => boolean): void {
+  if (podCounters.has(key)) return;
+  // a long-lived lab sees ever new selectors: forgetting them only costs a recount
+  if (podCounters.size >= MAX_POD_COUNTERS) podCounters.clear();
+  podCounters.set(key, counts);
+}
+
+/**
+ * The counts of `counts` after pod `removed` left and `added` came (either may be absent), for
+ * every key with a counter; a new map, as the old one may still be read through older NodeInfos.
+ */
+export function adjustedCounts(
+  counts: Map<string, number>,
+  removed: Pod | undefined,
+  added: Pod | undefined,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, n] of counts) {
+    const matches = podCounters.get(key);
+    if (!matches) continue;
+    let m = n;
+    if (removed && matches(removed)) m--;
+    if (added && matches(added)) m++;
+    out.set(key, m);
+  }
+  return out;
 }
 
 /** Host ports a pod asks for (hostIP defaults to 0.0.0.0, protocol to TCP). */

@@ -108,10 +108,7 @@ describe('PodTopologySpread score (system defaults)', () => {
     // hostname: cnt * ln(3 + 2) + (3 - 1); the zone default adds nothing without zone labels.
     const raw = snap.nodes.map((n) => podTopologySpreadPlugin.score(pod, n, pre.state, snap));
     expect(raw).toEqual([5, 4, 2]);
-    const norm = podTopologySpreadPlugin.normalize!(
-      raw.map((score, i) => ({ node: snap.nodes[i]!.name, score })),
-      pre.state,
-    );
+    const norm = podTopologySpreadPlugin.normalize!(raw, snap.nodes, pre.state);
     expect(norm).toEqual([40, 60, 100]);
   });
 

@@ -5,7 +5,8 @@
 // zone maxSkew 5) with a selector taken from the pod's Services and owning ReplicaSet. This is
 // what spreads a Deployment's replicas now that SelectorSpread is gone.
 
-import type { Node, Pod, TopologySpreadConstraint } from '../../model';
+import type { Node, Pod, Service, TopologySpreadConstraint } from '../../model';
+import type { ReplicaSet } from '../../model/apps';
 import type { ParsedSelector } from '../../shared/labels';
 import { fromLabelSelector, matchesRequirements } from '../../shared/labels';
 import type { FilterPlugin, ScorePlugin, Status } from '../framework/plugin-types';
@@ -17,6 +18,7 @@ import {
   unschedulable,
 } from '../framework/plugin-types';
 import type { NodeInfo, Snapshot } from '../framework/node-info';
+import { registerPodCounter } from '../framework/node-info';
 import { matchesRequiredNodeAffinity } from './node-affinity.plugin';
 
 export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
@@ -51,30 +53,51 @@ function selectorMatches(sel: SpreadSelector, labels: Record<string, string> | u
   return !sel.nothing && matchesRequirements(labels, sel.reqs);
 }
 
-const selectorKeys = new WeakMap<SpreadSelector, string>();
+/** A selector as counted on nodes: its key in NodeInfo.selectorCounts and the pods it counts. */
+interface CountedSelector {
+  key: string;
+  selector: SpreadSelector;
+  namespace: string;
+  matches: (pod: Pod) => boolean;
+}
+
+const countedSelectors = new WeakMap<SpreadSelector, CountedSelector>();
 
 /** A selector object belongs to one pod's constraint, hence to one namespace. */
-function countKey(sel: SpreadSelector, namespace: string): string {
-  let key = selectorKeys.get(sel);
-  if (key === undefined) {
-    key = `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`;
-    selectorKeys.set(sel, key);
+function countedSelector(sel: SpreadSelector, namespace: string): CountedSelector {
+  let counted = countedSelectors.get(sel);
+  if (counted === undefined) {
+    counted = {
+      key: `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`,
+      selector: sel,
+      namespace,
+      matches: (pod) => isCountedPod(pod, sel, namespace),
+    };
+    countedSelectors.set(sel, counted);
   }
-  return key;
+  return counted;
 }
 
 /**
- * Matching pods on a node, remembered in NodeInfo.selectorCounts for as long as the node's pods
- * keep their labels: each cycle only recounts the nodes whose pods came, went or were relabelled,
- * instead of matching every pod of the cluster again.
+ * Matching pods on a node, remembered in NodeInfo.selectorCounts; the scheduler's cache keeps
+ * the count up to date as pods come and go, so a cycle only counts a node it never counted.
  */
-function countOnNode(info: NodeInfo, sel: SpreadSelector, namespace: string, key: string): number {
-  let n = info.selectorCounts.get(key);
+function countOnNode(info: NodeInfo, counted: CountedSelector): number {
+  let n = info.selectorCounts.get(counted.key);
   if (n === undefined) {
-    n = countPodsMatchSelector(info.pods, sel, namespace);
-    info.selectorCounts.set(key, n);
+    n = countPodsMatchSelector(info.pods, counted.selector, counted.namespace);
+    info.selectorCounts.set(counted.key, n);
+    registerPodCounter(counted.key, counted.matches);
   }
   return n;
+}
+
+/** One pod as countPodsMatchSelector counts it. */
+function isCountedPod(pod: Pod, sel: SpreadSelector, namespace: string): boolean {
+  if (sel.nothing || sel.reqs.length === 0) return false;
+  if (pod.metadata.deletionTimestamp || (pod.metadata.namespace ?? 'default') !== namespace)
+    return false;
+  return matchesRequirements(pod.metadata.labels, sel.reqs);
 }
 
 /** countPodsMatchSelector: same namespace, not terminating; an empty selector counts nothing. */
@@ -143,9 +166,44 @@ function softConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
   if (own.length > 0) {
     return own.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map(toConstraint);
   }
-  const selector = defaultSelector(pod, snapshot);
-  if (selector.reqs.length === 0) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, minDomains: 1, selector }));
+  return systemDefaultConstraints(pod, snapshot);
+}
+
+/**
+ * The system defaults of a pod, remembered per pair of lister lists (the scheduler hands over the
+ * same lists until a Service or ReplicaSet changes) and per what defaultSelector reads of the
+ * pod: the replicas of a ReplicaSet share one set of constraints, and so one count per node.
+ */
+const defaultsMemo = new WeakMap<
+  readonly Service[],
+  WeakMap<readonly ReplicaSet[], Map<string, SpreadConstraint[]>>
+>();
+const MAX_DEFAULTS_MEMO = 1000;
+
+function systemDefaultConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
+  let byReplicaSets = defaultsMemo.get(snapshot.services);
+  if (!byReplicaSets) defaultsMemo.set(snapshot.services, (byReplicaSets = new WeakMap()));
+  let byPod = byReplicaSets.get(snapshot.replicaSets);
+  if (!byPod) byReplicaSets.set(snapshot.replicaSets, (byPod = new Map()));
+  const key = defaultSelectorInputs(pod);
+  let constraints = byPod.get(key);
+  if (constraints === undefined) {
+    const selector = defaultSelector(pod, snapshot);
+    constraints =
+      selector.reqs.length === 0
+        ? []
+        : SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, minDomains: 1, selector }));
+    if (byPod.size >= MAX_DEFAULTS_MEMO) byPod.clear();
+    byPod.set(key, constraints);
+  }
+  return constraints;
+}
+
+/** Everything of the pod that defaultSelector reads: namespace, labels and controller. */
+function defaultSelectorInputs(pod: Pod): string {
+  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+  const ownerKey = owner ? `${owner.kind}\u0000${owner.apiVersion}\u0000${owner.name}` : '';
+  return `${pod.metadata.namespace ?? 'default'}\u0000${ownerKey}\u0000${JSON.stringify(pod.metadata.labels ?? {})}`;
 }
 
 function hasAllKeys(node: Node, constraints: SpreadConstraint[]): boolean {
@@ -171,12 +229,14 @@ interface FilterState {
 
 interface ScoreState {
   constraints: SpreadConstraint[];
-  /** per constraint: its key in NodeInfo.selectorCounts */
-  countKeys: string[];
+  /** per constraint: its selector as counted on nodes */
+  counted: CountedSelector[];
   ignored: Set<string>;
   pairCounts: PairCounts;
   weights: number[];
 }
+
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<ScoreState> = {
   name: POD_TOPOLOGY_SPREAD,
@@ -194,18 +254,19 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     const constraints = hardConstraints(pod);
     if (constraints.length === 0) return { status: SKIP };
     const ns = pod.metadata.namespace ?? 'default';
-    const countKeys = constraints.map((c) => countKey(c.selector, ns));
+    const counted = constraints.map((c) => countedSelector(c.selector, ns));
     const pairCounts: PairCounts = new Map();
     for (const info of snapshot.nodes) {
       // Node inclusion policies (v1.32 defaults): nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore.
       if (!hasAllKeys(info.node, constraints)) continue;
       if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-      constraints.forEach((c, i) => {
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i] as SpreadConstraint;
         const domains = domainsOf(pairCounts, c.topologyKey);
         const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
-        const n = countOnNode(info, c.selector, ns, countKeys[i] as string);
+        const n = countOnNode(info, counted[i] as CountedSelector);
         domains.set(value, (domains.get(value) ?? 0) + n);
-      });
+      }
     }
     const minMatch = constraints.map((c) => {
       const counts = [...(pairCounts.get(c.topologyKey)?.values() ?? [])];
@@ -217,8 +278,9 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
   filter(pod, node, state): Status {
     if (!state || state.constraints.length === 0) return SUCCESS;
     const labels = node.node.metadata.labels ?? {};
-    for (const [i, c] of state.constraints.entries()) {
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+    for (let i = 0; i < state.constraints.length; i++) {
+      const c = state.constraints[i] as SpreadConstraint;
+      if (!hasOwn(labels, c.topologyKey)) {
         return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
       }
       const self = selectorMatches(c.selector, pod.metadata.labels) ? 1 : 0;
@@ -263,68 +325,68 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       return Math.log(size + 2);
     });
     const ns = pod.metadata.namespace ?? 'default';
-    const countKeys = constraints.map((c) => countKey(c.selector, ns));
+    const counted = constraints.map((c) => countedSelector(c.selector, ns));
     // Score only reads the pair of a node that has the key, so only those pairs need counts
     // (a cluster without zone labels skips the zone default's count entirely).
-    const scoredPairs: PairCounts = new Map();
+    let scoredPairs: PairCounts | undefined;
     for (const info of feasible) {
       const labels = info.node.metadata.labels ?? {};
       for (const c of constraints) {
-        if (c.topologyKey === LABEL_HOSTNAME) continue;
-        if (Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
-          domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
-        }
+        if (c.topologyKey === LABEL_HOSTNAME || !hasOwn(labels, c.topologyKey)) continue;
+        scoredPairs ??= new Map();
+        domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
       }
     }
-    if (scoredPairs.size > 0) {
+    if (scoredPairs) {
       for (const info of snapshot.nodes) {
         if (requireAll && !hasAllKeys(info.node, constraints)) continue;
         if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-        constraints.forEach((c, i) => {
+        for (let i = 0; i < constraints.length; i++) {
+          const c = constraints[i] as SpreadConstraint;
           const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
           const domains = pairCounts.get(c.topologyKey);
           const cur = domains?.get(value);
-          if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) return;
-          domains?.set(value, cur + countOnNode(info, c.selector, ns, countKeys[i] as string));
-        });
+          if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) continue;
+          domains?.set(value, cur + countOnNode(info, counted[i] as CountedSelector));
+        }
       }
     }
-    return { skip: false, state: { constraints, countKeys, ignored, pairCounts, weights } };
+    return { skip: false, state: { constraints, counted, ignored, pairCounts, weights } };
   },
-  score(pod, node: NodeInfo, state) {
-    if (!state || state.ignored.has(node.name)) return 0;
+  score(_pod, node: NodeInfo, state) {
+    if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;
     const labels = node.node.metadata.labels ?? {};
     let score = 0;
     for (let i = 0; i < state.constraints.length; i++) {
       const c = state.constraints[i] as SpreadConstraint;
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) continue;
+      if (!hasOwn(labels, c.topologyKey)) continue;
       const cnt =
         c.topologyKey === LABEL_HOSTNAME
-          ? countOnNode(
-              node,
-              c.selector,
-              pod.metadata.namespace ?? 'default',
-              state.countKeys[i] as string,
-            )
+          ? countOnNode(node, state.counted[i] as CountedSelector)
           : (state.pairCounts.get(c.topologyKey)?.get(labels[c.topologyKey] ?? '') ?? 0);
       // scoreForCount: cnt * log(domains + 2) + (maxSkew - 1)
       score += cnt * (state.weights[i] ?? 0) + (c.maxSkew - 1);
     }
     return Math.round(score);
   },
-  normalize(scores, state) {
-    if (!state) return scores.map((s) => s.score);
+  normalize(scores, nodes, state) {
+    if (!state) return scores.slice();
+    const isIgnored = (i: number): boolean =>
+      state.ignored.size > 0 && state.ignored.has((nodes[i] as NodeInfo).name);
     let min = Number.MAX_SAFE_INTEGER;
     let max = 0;
-    for (const s of scores) {
-      if (state.ignored.has(s.node)) continue;
-      min = Math.min(min, s.score);
-      max = Math.max(max, s.score);
+    for (let i = 0; i < scores.length; i++) {
+      if (isIgnored(i)) continue;
+      min = Math.min(min, scores[i] as number);
+      max = Math.max(max, scores[i] as number);
     }
-    return scores.map((s) => {
-      if (state.ignored.has(s.node)) return 0;
-      if (max === 0) return MAX_NODE_SCORE;
-      return Math.trunc((MAX_NODE_SCORE * (max + min - s.score)) / max);
-    });
+    const out = new Array<number>(scores.length);
+    for (let i = 0; i < scores.length; i++) {
+      const s = scores[i] as number;
+      if (isIgnored(i)) out[i] = 0;
+      else if (max === 0) out[i] = MAX_NODE_SCORE;
+      else out[i] = Math.trunc((MAX_NODE_SCORE * (max + min - s)) / max);
+    }
+    return out;
   },
 };
