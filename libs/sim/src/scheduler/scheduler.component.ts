@@ -138,6 +138,10 @@ export class KubeScheduler implements Scheduler {
    * PodTopologySpread remembers the default constraints it builds from them per pair of lists.
    */
   private listed: { services?: Listed<Service>; replicaSets?: Listed<ReplicaSet> } = {};
+  private lastFeasible: { names: readonly string[]; text: string } = {
+    names: Object.freeze([]),
+    text: '',
+  };
   private knownNodes = new Map<string, NodeSummary>();
   private knownPods = new Map<string, PodSummary>();
   private readonly interest: Map<string, Set<ClusterEvent>>;
@@ -395,12 +399,12 @@ export class KubeScheduler implements Scheduler {
     const decision = out.decision;
     const object: TraceObjectRef = { kind: 'Pod', namespace, name };
     const rejected = decision.rejectedReasons();
-    const feasible = decision.feasibleNames();
+    const { names: feasible, text: feasibleText } = this.feasibleList(decision.feasibleNames());
     ctx.trace.emit({
       component: 'kube-scheduler',
       verb: 'filter',
       object,
-      message: `Filtered ${decision.numAllNodes} node(s) for pod ${qp.key}: ${feasible.length} feasible${feasible.length ? ` (${feasible.join(', ')})` : ''}`,
+      message: `Filtered ${decision.numAllNodes} node(s) for pod ${qp.key}: ${feasible.length} feasible${feasible.length ? ` (${feasibleText})` : ''}`,
       causedBy: qp.causedBy,
       data: { attempt: qp.attempts, nodes: decision.numAllNodes, feasible, rejected },
     });
@@ -469,6 +473,19 @@ export class KubeScheduler implements Scheduler {
       'Unschedulable',
       nominatedNodeName,
     );
+  }
+
+  /**
+   * The feasible list of a filter event and its text: consecutive cycles mostly find the same
+   * nodes, so their events share one frozen list and one joined text (trace data is never
+   * changed once emitted).
+   */
+  private feasibleList(names: string[]): { names: readonly string[]; text: string } {
+    const last = this.lastFeasible;
+    let same = names.length === last.names.length;
+    for (let i = 0; same && i < names.length; i++) same = names[i] === last.names[i];
+    if (!same) this.lastFeasible = { names: Object.freeze(names), text: names.join(', ') };
+    return this.lastFeasible;
   }
 
   private nominatedByNode(): Map<string, Pod[]> | undefined {

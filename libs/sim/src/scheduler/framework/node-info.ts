@@ -100,14 +100,15 @@ export function adjustedCounts(
   added: Pod | undefined,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [key, n] of counts) {
+  // forEach: no entry pair per key
+  counts.forEach((n, key) => {
     const matches = podCounters.get(key);
-    if (!matches) continue;
+    if (!matches) return;
     let m = n;
     if (removed && matches(removed)) m--;
     if (added && matches(added)) m++;
     out.set(key, m);
-  }
+  });
   return out;
 }
 

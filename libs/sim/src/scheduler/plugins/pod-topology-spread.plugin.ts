@@ -236,6 +236,21 @@ interface ScoreState {
   weights: number[];
 }
 
+/**
+ * A ScoreState that depends on the constraints and the feasible nodes' labels only (no pair has
+ * pods to count): remembered per constraints list, with the Node objects it was made from. The
+ * system defaults of a ReplicaSet are one list, so its next replica reuses it while no node
+ * changed.
+ */
+const layouts = new WeakMap<SpreadConstraint[], { nodes: Node[]; state: ScoreState }>();
+
+function isSameNodes(nodes: Node[], feasible: NodeInfo[]): boolean {
+  if (nodes.length !== feasible.length) return false;
+  for (let i = 0; i < nodes.length; i++)
+    if (nodes[i] !== (feasible[i] as NodeInfo).node) return false;
+  return true;
+}
+
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<ScoreState> = {
@@ -294,6 +309,10 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     if (feasible.length === 0 || snapshot.nodes.length === 0) return { skip: true };
     const constraints = softConstraints(pod, snapshot);
     if (constraints.length === 0) return { skip: true };
+    const remembered = layouts.get(constraints);
+    if (remembered && isSameNodes(remembered.nodes, feasible)) {
+      return { skip: false, state: remembered.state };
+    }
     // Nodes need every topology key only for the pod's own constraints; system defaults let a
     // node without a zone label still take part in hostname spreading.
     const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0;
@@ -351,7 +370,10 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
         }
       }
     }
-    return { skip: false, state: { constraints, counted, ignored, pairCounts, weights } };
+    const state = { constraints, counted, ignored, pairCounts, weights };
+    // without pairs to count, the state is the nodes' labels alone
+    if (!scoredPairs) layouts.set(constraints, { nodes: feasible.map((n) => n.node), state });
+    return { skip: false, state };
   },
   score(_pod, node: NodeInfo, state) {
     if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;
