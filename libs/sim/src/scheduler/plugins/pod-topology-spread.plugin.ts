@@ -143,15 +143,10 @@ export function defaultSelector(pod: Pod, snapshot: Snapshot): SpreadSelector {
   const reqs: ParsedSelector = Object.keys(merged)
     .sort()
     .map((key) => ({ key, op: '=' as const, values: [merged[key] as string] as [string] }));
-  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
-  if (owner && owner.kind === 'ReplicaSet' && owner.apiVersion === 'apps/v1') {
-    const rs = snapshot.replicaSets.find(
-      (r) => r.metadata.name === owner.name && (r.metadata.namespace ?? 'default') === ns,
-    );
-    const rsSel = (rs?.spec as { selector?: Parameters<typeof fromLabelSelector>[0] } | undefined)
-      ?.selector;
-    if (rsSel) reqs.push(...fromLabelSelector(rsSel));
-  }
+  const rs = ownerReplicaSet(pod, snapshot);
+  const rsSel = (rs?.spec as { selector?: Parameters<typeof fromLabelSelector>[0] } | undefined)
+    ?.selector;
+  if (rsSel) reqs.push(...fromLabelSelector(rsSel));
   return { nothing: false, reqs };
 }
 
@@ -170,40 +165,46 @@ function softConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
 }
 
 /**
- * The system defaults of a pod, remembered per pair of lister lists (the scheduler hands over the
- * same lists until a Service or ReplicaSet changes) and per what defaultSelector reads of the
- * pod: the replicas of a ReplicaSet share one set of constraints, and so one count per node.
+ * The system defaults of a pod, remembered per Service list (the scheduler hands over the same
+ * list until a Service changes) and per what defaultSelector reads of the pod and its
+ * ReplicaSet: the replicas of a ReplicaSet share one set of constraints, and so one count per
+ * node, even while the ReplicaSet's status keeps changing.
  */
-const defaultsMemo = new WeakMap<
-  readonly Service[],
-  WeakMap<readonly ReplicaSet[], Map<string, SpreadConstraint[]>>
->();
+const defaultsMemo = new WeakMap<readonly Service[], Map<string, SpreadConstraint[]>>();
 const MAX_DEFAULTS_MEMO = 1000;
 
 function systemDefaultConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
-  let byReplicaSets = defaultsMemo.get(snapshot.services);
-  if (!byReplicaSets) defaultsMemo.set(snapshot.services, (byReplicaSets = new WeakMap()));
-  let byPod = byReplicaSets.get(snapshot.replicaSets);
-  if (!byPod) byReplicaSets.set(snapshot.replicaSets, (byPod = new Map()));
-  const key = defaultSelectorInputs(pod);
-  let constraints = byPod.get(key);
+  let byInputs = defaultsMemo.get(snapshot.services);
+  if (!byInputs) defaultsMemo.set(snapshot.services, (byInputs = new Map()));
+  const key = defaultSelectorInputs(pod, snapshot);
+  let constraints = byInputs.get(key);
   if (constraints === undefined) {
     const selector = defaultSelector(pod, snapshot);
     constraints =
       selector.reqs.length === 0
         ? []
         : SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, minDomains: 1, selector }));
-    if (byPod.size >= MAX_DEFAULTS_MEMO) byPod.clear();
-    byPod.set(key, constraints);
+    if (byInputs.size >= MAX_DEFAULTS_MEMO) byInputs.clear();
+    byInputs.set(key, constraints);
   }
   return constraints;
 }
 
-/** Everything of the pod that defaultSelector reads: namespace, labels and controller. */
-function defaultSelectorInputs(pod: Pod): string {
+/** Everything defaultSelector reads besides the Services: namespace, labels, ReplicaSet selector. */
+function defaultSelectorInputs(pod: Pod, snapshot: Snapshot): string {
+  const ns = pod.metadata.namespace ?? 'default';
+  const rs = ownerReplicaSet(pod, snapshot);
+  const rsSelector = (rs?.spec as { selector?: unknown } | undefined)?.selector;
+  return `${ns}\u0000${rsSelector ? JSON.stringify(rsSelector) : ''}\u0000${JSON.stringify(pod.metadata.labels ?? {})}`;
+}
+
+function ownerReplicaSet(pod: Pod, snapshot: Snapshot): ReplicaSet | undefined {
   const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
-  const ownerKey = owner ? `${owner.kind}\u0000${owner.apiVersion}\u0000${owner.name}` : '';
-  return `${pod.metadata.namespace ?? 'default'}\u0000${ownerKey}\u0000${JSON.stringify(pod.metadata.labels ?? {})}`;
+  if (!owner || owner.kind !== 'ReplicaSet' || owner.apiVersion !== 'apps/v1') return undefined;
+  const ns = pod.metadata.namespace ?? 'default';
+  return snapshot.replicaSets.find(
+    (r) => r.metadata.name === owner.name && (r.metadata.namespace ?? 'default') === ns,
+  );
 }
 
 function hasAllKeys(node: Node, constraints: SpreadConstraint[]): boolean {
@@ -236,13 +237,26 @@ interface ScoreState {
   weights: number[];
 }
 
+/** What preScore finds from the feasible nodes' labels alone, for constraints on some keys. */
+interface Layout {
+  ignored: Set<string>;
+  pairCounts: PairCounts;
+  weights: number[];
+}
+
 /**
- * A ScoreState that depends on the constraints and the feasible nodes' labels only (no pair has
- * pods to count): remembered per constraints list, with the Node objects it was made from. The
- * system defaults of a ReplicaSet are one list, so its next replica reuses it while no node
- * changed.
+ * Layouts without pairs to count (the pods on the nodes do not matter), by the constraints'
+ * topology keys, with the Node objects they were found from: every ReplicaSet's system defaults
+ * share one while no node changes.
  */
-const layouts = new WeakMap<SpreadConstraint[], { nodes: Node[]; state: ScoreState }>();
+const layouts = new Map<string, { nodes: Node[]; layout: Layout }>();
+const MAX_LAYOUTS = 100;
+
+function layoutKey(constraints: SpreadConstraint[], requireAll: boolean): string {
+  let key = requireAll ? 'all' : 'any';
+  for (const c of constraints) key += `\u0000${c.topologyKey}`;
+  return key;
+}
 
 function isSameNodes(nodes: Node[], feasible: NodeInfo[]): boolean {
   if (nodes.length !== feasible.length) return false;
@@ -252,6 +266,76 @@ function isSameNodes(nodes: Node[], feasible: NodeInfo[]): boolean {
 }
 
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/** preScore's look at the nodes: which are ignored, the domains and their counts, the weights. */
+function nodeLayout(
+  pod: Pod,
+  feasible: NodeInfo[],
+  snapshot: Snapshot,
+  constraints: SpreadConstraint[],
+  counted: CountedSelector[],
+  requireAll: boolean,
+  key: string,
+): Layout {
+  const ignored = new Set<string>();
+  const pairCounts: PairCounts = new Map();
+  const topoSize = constraints.map(() => 0);
+  // hostname domains are single nodes: they are counted per node in Score
+  const domainsByConstraint = constraints.map((c) =>
+    c.topologyKey === LABEL_HOSTNAME ? undefined : domainsOf(pairCounts, c.topologyKey),
+  );
+  for (const info of feasible) {
+    if (requireAll && !hasAllKeys(info.node, constraints)) {
+      ignored.add(info.name);
+      continue;
+    }
+    for (let i = 0; i < constraints.length; i++) {
+      const domains = domainsByConstraint[i];
+      if (!domains) continue;
+      const value = info.node.metadata.labels?.[(constraints[i] as SpreadConstraint).topologyKey];
+      if (!domains.has(value ?? '')) {
+        domains.set(value ?? '', 0);
+        topoSize[i] = (topoSize[i] ?? 0) + 1;
+      }
+    }
+  }
+  const weights = constraints.map((c, i) => {
+    const size =
+      c.topologyKey === LABEL_HOSTNAME ? feasible.length - ignored.size : (topoSize[i] ?? 0);
+    return Math.log(size + 2);
+  });
+  // Score only reads the pair of a node that has the key, so only those pairs need counts
+  // (a cluster without zone labels skips the zone default's count entirely).
+  let scoredPairs: PairCounts | undefined;
+  for (const info of feasible) {
+    const labels = info.node.metadata.labels ?? {};
+    for (const c of constraints) {
+      if (c.topologyKey === LABEL_HOSTNAME || !hasOwn(labels, c.topologyKey)) continue;
+      scoredPairs ??= new Map();
+      domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
+    }
+  }
+  const layout = { ignored, pairCounts, weights };
+  if (!scoredPairs) {
+    // the nodes' labels alone: the next cycle over the same nodes can take it as it is
+    if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+    layouts.set(key, { nodes: feasible.map((n) => n.node), layout });
+    return layout;
+  }
+  for (const info of snapshot.nodes) {
+    if (requireAll && !hasAllKeys(info.node, constraints)) continue;
+    if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i] as SpreadConstraint;
+      const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+      const domains = pairCounts.get(c.topologyKey);
+      const cur = domains?.get(value);
+      if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) continue;
+      domains?.set(value, cur + countOnNode(info, counted[i] as CountedSelector));
+    }
+  }
+  return layout;
+}
 
 export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<ScoreState> = {
   name: POD_TOPOLOGY_SPREAD,
@@ -309,71 +393,18 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     if (feasible.length === 0 || snapshot.nodes.length === 0) return { skip: true };
     const constraints = softConstraints(pod, snapshot);
     if (constraints.length === 0) return { skip: true };
-    const remembered = layouts.get(constraints);
-    if (remembered && isSameNodes(remembered.nodes, feasible)) {
-      return { skip: false, state: remembered.state };
-    }
     // Nodes need every topology key only for the pod's own constraints; system defaults let a
     // node without a zone label still take part in hostname spreading.
     const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0;
-    const ignored = new Set<string>();
-    const pairCounts: PairCounts = new Map();
-    const topoSize = constraints.map(() => 0);
-    // hostname domains are single nodes: they are counted per node in Score
-    const domainsByConstraint = constraints.map((c) =>
-      c.topologyKey === LABEL_HOSTNAME ? undefined : domainsOf(pairCounts, c.topologyKey),
-    );
-    for (const info of feasible) {
-      if (requireAll && !hasAllKeys(info.node, constraints)) {
-        ignored.add(info.name);
-        continue;
-      }
-      for (let i = 0; i < constraints.length; i++) {
-        const domains = domainsByConstraint[i];
-        if (!domains) continue;
-        const value = info.node.metadata.labels?.[(constraints[i] as SpreadConstraint).topologyKey];
-        if (!domains.has(value ?? '')) {
-          domains.set(value ?? '', 0);
-          topoSize[i] = (topoSize[i] ?? 0) + 1;
-        }
-      }
-    }
-    const weights = constraints.map((c, i) => {
-      const size =
-        c.topologyKey === LABEL_HOSTNAME ? feasible.length - ignored.size : (topoSize[i] ?? 0);
-      return Math.log(size + 2);
-    });
     const ns = pod.metadata.namespace ?? 'default';
     const counted = constraints.map((c) => countedSelector(c.selector, ns));
-    // Score only reads the pair of a node that has the key, so only those pairs need counts
-    // (a cluster without zone labels skips the zone default's count entirely).
-    let scoredPairs: PairCounts | undefined;
-    for (const info of feasible) {
-      const labels = info.node.metadata.labels ?? {};
-      for (const c of constraints) {
-        if (c.topologyKey === LABEL_HOSTNAME || !hasOwn(labels, c.topologyKey)) continue;
-        scoredPairs ??= new Map();
-        domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
-      }
-    }
-    if (scoredPairs) {
-      for (const info of snapshot.nodes) {
-        if (requireAll && !hasAllKeys(info.node, constraints)) continue;
-        if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-        for (let i = 0; i < constraints.length; i++) {
-          const c = constraints[i] as SpreadConstraint;
-          const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
-          const domains = pairCounts.get(c.topologyKey);
-          const cur = domains?.get(value);
-          if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) continue;
-          domains?.set(value, cur + countOnNode(info, counted[i] as CountedSelector));
-        }
-      }
-    }
-    const state = { constraints, counted, ignored, pairCounts, weights };
-    // without pairs to count, the state is the nodes' labels alone
-    if (!scoredPairs) layouts.set(constraints, { nodes: feasible.map((n) => n.node), state });
-    return { skip: false, state };
+    const key = layoutKey(constraints, requireAll);
+    const remembered = layouts.get(key);
+    const layout =
+      remembered && isSameNodes(remembered.nodes, feasible)
+        ? remembered.layout
+        : nodeLayout(pod, feasible, snapshot, constraints, counted, requireAll, key);
+    return { skip: false, state: { constraints, counted, ...layout } };
   },
   score(_pod, node: NodeInfo, state) {
     if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;
