@@ -3,6 +3,7 @@
 // the kubelet, so it shows what the scheduler *promised* (requests), not what is used.
 
 import type {
+  Container,
   Labels,
   Node,
   PersistentVolume,
@@ -115,14 +116,19 @@ export function adjustedCounts(
 /** Host ports a pod asks for (hostIP defaults to 0.0.0.0, protocol to TCP). */
 export function podHostPorts(pod: Pod): HostPort[] {
   const out: HostPort[] = [];
-  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+  addHostPorts(out, pod.spec.initContainers);
+  addHostPorts(out, pod.spec.containers);
+  return out;
+}
+
+function addHostPorts(out: HostPort[], containers: Container[] | undefined): void {
+  for (const c of containers ?? []) {
     for (const p of c.ports ?? []) {
       if (!p.hostPort || p.hostPort <= 0) continue;
       const hostIP = (p as { hostIP?: string }).hostIP;
       out.push({ ip: hostIP || '0.0.0.0', protocol: p.protocol ?? 'TCP', port: p.hostPort });
     }
   }
-  return out;
 }
 
 export function createNodeInfo(node: Node): NodeInfo {

@@ -5,7 +5,7 @@
 
 import type { Pod } from '../../model';
 import type { Rng } from '../../runtime/rng';
-import type { Profile } from '../plugins/default-plugins';
+import type { Profile, WeightedScorePlugin } from '../plugins/default-plugins';
 import type { FilterVerdict, PreFilterVerdict } from './decision';
 import type { CycleNodes } from './decision-record';
 import { DecisionRecord } from './decision-record';
@@ -295,13 +295,16 @@ export function scheduleOne(input: CycleInput): CycleOutput {
 
   // findNodesThatPassFilters: start where the last cycle stopped, stop once enough fit.
   const toFind = numFeasibleNodesToFind(numCandidates);
-  const feasible: NodeInfo[] = [];
+  // made at their longest and cut to length after: grown by push they left garbage every cycle
+  const feasible = new Array<NodeInfo>(Math.min(toFind, numCandidates));
+  cycle.feasibleAt = new Array<number>(feasible.length);
+  let numFeasible = 0;
   let unschedulablePlugins: Set<string> | undefined;
   let processed = 0;
   const start = numCandidates > 0 ? input.startIndex % numCandidates : 0;
   const steps = filterSteps(pre, profile);
   cycle.passed = steps.passed.verdicts;
-  for (let i = 0; i < numCandidates && feasible.length < toFind; i++) {
+  for (let i = 0; i < numCandidates && numFeasible < toFind; i++) {
     const at = (start + i) % numCandidates;
     const index = candidates ? (candidates[at] as number) : at;
     const info = all[index] as NodeInfo;
@@ -312,10 +315,13 @@ export function scheduleOne(input: CycleInput): CycleOutput {
       diagnosis.nodeToStatus.set(info.name, f.status);
       (unschedulablePlugins ??= new Set()).add(f.plugin);
     } else {
-      feasible.push(info);
-      cycle.feasibleAt.push(index);
+      feasible[numFeasible] = info;
+      cycle.feasibleAt[numFeasible] = index;
+      numFeasible++;
     }
   }
+  feasible.length = numFeasible;
+  cycle.feasibleAt.length = numFeasible;
   const nextStartIndex = numCandidates > 0 ? (start + processed) % numCandidates : 0;
   decision.evaluatedNodes = processed;
   decision.feasibleNodes = feasible.length;
@@ -363,9 +369,10 @@ function prioritizeNodes(
 ): number[] {
   const n = feasible.length;
   const totals = new Array<number>(n).fill(0);
-  for (const { plugin, weight } of profile.scores) {
+  for (const scorer of profile.scores) {
+    const { plugin, weight } = scorer;
     const pre = plugin.preScore ? plugin.preScore(pod, feasible, snapshot) : { skip: false };
-    decision.scorePlugins.push({ plugin: plugin.name, weight, skipped: pre.skip });
+    decision.scorePlugins.push(scorePluginRecord(scorer, pre.skip));
     if (pre.skip) continue;
     const raw = new Array<number>(n);
     for (let i = 0; i < n; i++)
@@ -377,6 +384,28 @@ function prioritizeNodes(
   }
   cycle.totals = totals;
   return totals;
+}
+
+type ScorePluginRecord = { plugin: string; weight: number; skipped: boolean };
+
+// A record's entry for each scoring plugin of a profile, scored or skipped: frozen, and shared by
+// every record.
+const scorePluginRecords = new WeakMap<
+  WeightedScorePlugin,
+  [ScorePluginRecord, ScorePluginRecord]
+>();
+
+function scorePluginRecord(scorer: WeightedScorePlugin, skipped: boolean): ScorePluginRecord {
+  let pair = scorePluginRecords.get(scorer);
+  if (pair === undefined) {
+    const { plugin, weight } = scorer;
+    pair = [
+      Object.freeze({ plugin: plugin.name, weight, skipped: false }),
+      Object.freeze({ plugin: plugin.name, weight, skipped: true }),
+    ];
+    scorePluginRecords.set(scorer, pair);
+  }
+  return pair[skipped ? 1 : 0];
 }
 
 /** selectHost: the highest total wins; ties are broken by reservoir sampling on the rng. */
