@@ -45,6 +45,7 @@ import {
   ANN_SELECTED_NODE,
   delayedBindings,
   podClaimNames,
+  usesClaims,
   VOLUME_BINDING,
 } from './plugins/volume-binding.plugin';
 import type { QueuedPod, QueueState } from './queue/scheduling-queue';
@@ -244,14 +245,19 @@ export class KubeScheduler implements Scheduler {
         for (const e of nodeUpdateEvents(old, cur)) this.emitClusterEvent(e, now);
     }
     for (const ev of this.changesSince(this.podInformer, 'pods', ctx)) {
-      const key = podKey(ev.object);
+      const { namespace, name } = ev.object.metadata;
+      // the informer's key is the pod key (and built once per object) when both are there
+      const isKeyed = !!namespace && !!name;
+      const key = isKeyed ? keyOf(ev.object) : podKey(ev.object);
       const old = this.knownPods.get(key);
       const pod =
         ev.type === 'DELETED'
           ? undefined
-          : this.podInformer.get(ev.object.metadata.namespace, ev.object.metadata.name ?? '');
+          : isKeyed
+            ? this.podInformer.getByKey(key)
+            : this.podInformer.get(namespace, name ?? '');
       const cur = pod ? summarizePod(pod) : undefined;
-      if (pod && !this.volumeUsers && podClaimNames(pod).length > 0) this.volumeUsers = true;
+      if (pod && !this.volumeUsers && usesClaims(pod)) this.volumeUsers = true;
       if (pod?.spec.nodeName) this.assumed.delete(key);
       this.cache.setPod(key, this.withAssumption(key, pod));
       if (pod && !pod.spec.nodeName && pod.status?.nominatedNodeName) this.nominated.set(key, pod);
@@ -643,8 +649,9 @@ export class KubeScheduler implements Scheduler {
   // ------------------------------------------------------------------ binding cycle
 
   private runDueBinds(ctx: ComponentContext): void {
+    // most wake-ups have nothing due: no lists made then
+    if (!this.pendingBinds.some((b) => b.at <= ctx.now)) return;
     const due = this.pendingBinds.filter((b) => b.at <= ctx.now);
-    if (due.length === 0) return;
     this.pendingBinds = this.pendingBinds.filter((b) => b.at > ctx.now);
     for (const b of due) this.bind(ctx, b);
   }
@@ -844,11 +851,12 @@ export class KubeScheduler implements Scheduler {
   // ------------------------------------------------------------------ timers and state
 
   private requestWake(ctx: ComponentContext): void {
-    const times: number[] = this.pendingBinds.map((b) => b.at);
-    if (this.queue.activeCount() > 0) times.push(Math.max(this.nextPopAt, ctx.now + 1));
+    let at = Infinity;
+    for (const b of this.pendingBinds) at = Math.min(at, b.at);
+    if (this.queue.activeCount() > 0) at = Math.min(at, Math.max(this.nextPopAt, ctx.now + 1));
     const timer = this.queue.nextTimerAt();
-    if (timer !== null) times.push(Math.max(timer, ctx.now + 1));
-    if (times.length > 0) ctx.wakeAt(Math.min(...times));
+    if (timer !== null) at = Math.min(at, Math.max(timer, ctx.now + 1));
+    if (at !== Infinity) ctx.wakeAt(at);
   }
 
   saveState(): SavedState {

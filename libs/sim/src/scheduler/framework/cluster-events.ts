@@ -172,15 +172,21 @@ export function nodeUpdateEvents(old: NodeSummary, cur: NodeSummary): ClusterEve
   return out;
 }
 
+// assignedPodEvents' answers, shared (every pod event asks)
+const ASSIGNED_POD_ADD: readonly ClusterEvent[] = Object.freeze(['AssignedPodAdd']);
+const ASSIGNED_POD_DELETE: readonly ClusterEvent[] = Object.freeze(['AssignedPodDelete']);
+const ASSIGNED_POD_UPDATE: readonly ClusterEvent[] = Object.freeze(['AssignedPodUpdate']);
+const NO_EVENTS: readonly ClusterEvent[] = Object.freeze([]);
+
 /** Events an assigned pod's change produces (bound, relabelled, finished or deleted). */
 export function assignedPodEvents(
   old: PodSummary | undefined,
   cur: PodSummary | undefined,
-): ClusterEvent[] {
+): readonly ClusterEvent[] {
   const wasAssigned = !!old && old.node !== '' && !old.terminal;
   const isAssigned = !!cur && cur.node !== '' && !cur.terminal;
-  if (!wasAssigned && isAssigned) return ['AssignedPodAdd'];
-  if (wasAssigned && !isAssigned) return ['AssignedPodDelete'];
-  if (wasAssigned && isAssigned && old.labels !== cur.labels) return ['AssignedPodUpdate'];
-  return [];
+  if (!wasAssigned && isAssigned) return ASSIGNED_POD_ADD;
+  if (wasAssigned && !isAssigned) return ASSIGNED_POD_DELETE;
+  if (wasAssigned && isAssigned && old.labels !== cur.labels) return ASSIGNED_POD_UPDATE;
+  return NO_EVENTS;
 }
