@@ -108,13 +108,17 @@ export class DecisionRecord implements SchedulingDecision {
 
   /** Each scored node's total, in the snapshot's order. */
   totalsByNode(): Record<string, number> {
-    const { names, totals } = this.#cycle;
+    const { names, feasibleAt, totals } = this.#cycle;
     const out: Record<string, number> = {};
     if (!totals) return out;
-    const positions = this.positions();
-    for (let i = 0; i < names.length; i++) {
-      const at = positions[i] as number;
-      if (at >= 0) out[names[i] as string] = totals[at] as number;
+    // The cycle scanned the nodes round from where the last one stopped: its feasible indexes
+    // rise, wrap once, and rise again. Snapshot order starts at the wrap.
+    let wrap = 0;
+    for (let j = 1; j < feasibleAt.length && wrap === 0; j++)
+      if ((feasibleAt[j] as number) < (feasibleAt[j - 1] as number)) wrap = j;
+    for (let k = 0; k < feasibleAt.length; k++) {
+      const j = (wrap + k) % feasibleAt.length;
+      out[names[feasibleAt[j] as number] as string] = totals[j] as number;
     }
     return out;
   }

@@ -100,16 +100,17 @@ export function adjustedCounts(
   removed: Pod | undefined,
   added: Pod | undefined,
 ): Map<string, number> {
-  const out = new Map<string, number>();
-  // forEach: no entry pair per key
-  counts.forEach((n, key) => {
+  // a native copy, then only the counts that move (most keys count other pods)
+  const out = new Map(counts);
+  for (const key of counts.keys()) {
     const matches = podCounters.get(key);
-    if (!matches) return;
-    let m = n;
-    if (removed && matches(removed)) m--;
-    if (added && matches(added)) m++;
-    out.set(key, m);
-  });
+    if (!matches) {
+      out.delete(key);
+      continue;
+    }
+    const delta = (added && matches(added) ? 1 : 0) - (removed && matches(removed) ? 1 : 0);
+    if (delta !== 0) out.set(key, (counts.get(key) as number) + delta);
+  }
   return out;
 }
 
