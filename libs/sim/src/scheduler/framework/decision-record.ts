@@ -137,7 +137,8 @@ export class DecisionRecord implements SchedulingDecision {
       evaluatedNodes: this.evaluatedNodes,
       feasibleNodes: this.feasibleNodes,
       preFilter: this.preFilter,
-      nodes: this.nodes,
+      // built for the text only: a saved lab's records stay compact
+      nodes: this.#nodes ?? this.buildNodes(),
       scorePlugins: this.scorePlugins,
       scoringSkipped: this.scoringSkipped,
       tiedNodes: this.tiedNodes,

@@ -100,17 +100,13 @@ export function adjustedCounts(
   removed: Pod | undefined,
   added: Pod | undefined,
 ): Map<string, number> {
-  // a native copy, then only the counts that move (most keys count other pods)
-  const out = new Map(counts);
-  for (const key of counts.keys()) {
+  const out = new Map<string, number>();
+  // forEach: no entry pair per key (and faster than a native copy patched after)
+  counts.forEach((n, key) => {
     const matches = podCounters.get(key);
-    if (!matches) {
-      out.delete(key);
-      continue;
-    }
-    const delta = (added && matches(added) ? 1 : 0) - (removed && matches(removed) ? 1 : 0);
-    if (delta !== 0) out.set(key, (counts.get(key) as number) + delta);
-  }
+    if (!matches) return;
+    out.set(key, n + (added && matches(added) ? 1 : 0) - (removed && matches(removed) ? 1 : 0));
+  });
   return out;
 }
 
