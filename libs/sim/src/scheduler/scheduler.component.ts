@@ -23,6 +23,7 @@ import { Informer, keyOf } from '../shared/informer';
 import { EventRecorder } from '../shared/event-recorder';
 import type { TraceObjectRef } from '../trace/trace-event';
 import type { SchedulingDecision } from './framework/decision';
+import type { DecisionRecord } from './framework/decision-record';
 import type { NodeSummary, PodSummary } from './framework/cluster-events';
 import {
   assignedPodEvents,
@@ -405,7 +406,7 @@ export class KubeScheduler implements Scheduler {
     const decision = out.decision;
     const object: TraceObjectRef = { kind: 'Pod', namespace, name };
     const rejected = decision.rejectedReasons();
-    const { names: feasible, text: feasibleText } = this.feasibleList(decision.feasibleNames());
+    const { names: feasible, text: feasibleText } = this.feasibleList(decision);
     ctx.trace.emit({
       component: 'kube-scheduler',
       verb: 'filter',
@@ -486,11 +487,11 @@ export class KubeScheduler implements Scheduler {
    * nodes, so their events share one frozen list and one joined text (trace data is never
    * changed once emitted).
    */
-  private feasibleList(names: string[]): { names: readonly string[]; text: string } {
-    const last = this.lastFeasible;
-    let same = names.length === last.names.length;
-    for (let i = 0; same && i < names.length; i++) same = names[i] === last.names[i];
-    if (!same) this.lastFeasible = { names: Object.freeze(names), text: names.join(', ') };
+  private feasibleList(decision: DecisionRecord): { names: readonly string[]; text: string } {
+    if (!decision.isFeasibleList(this.lastFeasible.names)) {
+      const names = decision.feasibleNames();
+      this.lastFeasible = { names: Object.freeze(names), text: names.join(', ') };
+    }
     return this.lastFeasible;
   }
 

@@ -85,12 +85,23 @@ export class DecisionRecord implements SchedulingDecision {
 
   /** The names of the feasible nodes, in the snapshot's order. */
   feasibleNames(): string[] {
-    const { names, verdicts, passed } = this.#cycle;
-    const out: string[] = [];
-    for (let i = 0; i < names.length; i++) {
-      if (passed !== undefined && verdicts[i] === passed) out.push(names[i] as string);
-    }
+    const { names, feasibleAt } = this.#cycle;
+    const out = new Array<string>(feasibleAt.length);
+    const wrap = wrapOf(feasibleAt);
+    for (let k = 0; k < feasibleAt.length; k++)
+      out[k] = names[feasibleAt[(wrap + k) % feasibleAt.length] as number] as string;
     return out;
+  }
+
+  /** Whether `list` holds the feasible nodes' names, in the snapshot's order. */
+  isFeasibleList(list: readonly string[]): boolean {
+    const { names, feasibleAt } = this.#cycle;
+    if (list.length !== feasibleAt.length) return false;
+    const wrap = wrapOf(feasibleAt);
+    for (let k = 0; k < feasibleAt.length; k++) {
+      if (list[k] !== names[feasibleAt[(wrap + k) % feasibleAt.length] as number]) return false;
+    }
+    return true;
   }
 
   /** The reasons of the plugin that rejected each evaluated node that did not fit. */
@@ -111,11 +122,7 @@ export class DecisionRecord implements SchedulingDecision {
     const { names, feasibleAt, totals } = this.#cycle;
     const out: Record<string, number> = {};
     if (!totals) return out;
-    // The cycle scanned the nodes round from where the last one stopped: its feasible indexes
-    // rise, wrap once, and rise again. Snapshot order starts at the wrap.
-    let wrap = 0;
-    for (let j = 1; j < feasibleAt.length && wrap === 0; j++)
-      if ((feasibleAt[j] as number) < (feasibleAt[j - 1] as number)) wrap = j;
+    const wrap = wrapOf(feasibleAt);
     for (let k = 0; k < feasibleAt.length; k++) {
       const j = (wrap + k) % feasibleAt.length;
       out[names[feasibleAt[j] as number] as string] = totals[j] as number;
@@ -176,6 +183,16 @@ export class DecisionRecord implements SchedulingDecision {
     }
     return nodes;
   }
+}
+
+/**
+ * Where snapshot order starts in a cycle's feasible indexes: the cycle scanned the nodes round
+ * from where the last one stopped, so they rise, wrap once, and rise again.
+ */
+function wrapOf(feasibleAt: readonly number[]): number {
+  for (let j = 1; j < feasibleAt.length; j++)
+    if ((feasibleAt[j] as number) < (feasibleAt[j - 1] as number)) return j;
+  return 0;
 }
 
 function scoresAt(columns: ScoreColumn[], at: number): ScoreEntry[] {

@@ -416,13 +416,16 @@ export function selectHost(
 ): { node: string; tied: string[] } {
   let best = -Infinity;
   for (let i = 0; i < totals.length; i++) best = Math.max(best, totals[i] as number);
+  let numTied = 0;
+  for (let i = 0; i < nodes.length; i++) if (totals[i] === best) numTied++;
+  // made at its length: records keep it
+  const tied = new Array<string>(numTied);
   let count = 0;
   let selected = '';
-  const tied: string[] = [];
   for (let i = 0; i < nodes.length; i++) {
     if (totals[i] !== best) continue;
     const name = (nodes[i] as NodeInfo).name;
-    tied.push(name);
+    tied[count] = name;
     count++;
     // Replace the candidate with probability 1/count.
     if (count === 1 || rng.int(count) === 0) selected = name;
