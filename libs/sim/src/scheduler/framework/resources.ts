@@ -57,7 +57,10 @@ function parsed(
 
 export function addResources(a: Resources, b: Resources): Resources {
   const scalar = { ...a.scalar };
-  for (const [k, v] of Object.entries(b.scalar)) scalar[k] = (scalar[k] ?? 0) + v;
+  // for-in over own keys: Object.entries' order, without its pairs (most pods have no scalar)
+  for (const k in b.scalar) {
+    if (hasOwn(b.scalar, k)) scalar[k] = (scalar[k] ?? 0) + (b.scalar[k] as number);
+  }
   return {
     milliCpu: a.milliCpu + b.milliCpu,
     memory: a.memory + b.memory,
@@ -68,7 +71,9 @@ export function addResources(a: Resources, b: Resources): Resources {
 
 function maxResources(a: Resources, b: Resources): Resources {
   const scalar = { ...a.scalar };
-  for (const [k, v] of Object.entries(b.scalar)) scalar[k] = Math.max(scalar[k] ?? 0, v);
+  for (const k in b.scalar) {
+    if (hasOwn(b.scalar, k)) scalar[k] = Math.max(scalar[k] ?? 0, b.scalar[k] as number);
+  }
   return {
     milliCpu: Math.max(a.milliCpu, b.milliCpu),
     memory: Math.max(a.memory, b.memory),
