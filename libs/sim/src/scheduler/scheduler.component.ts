@@ -23,6 +23,7 @@ import { Informer, keyOf } from '../shared/informer';
 import { EventRecorder } from '../shared/event-recorder';
 import type { TraceObjectRef } from '../trace/trace-event';
 import type { SchedulingDecision } from './framework/decision';
+import type { DecisionRecord } from './framework/decision-record';
 import type { NodeSummary, PodSummary } from './framework/cluster-events';
 import {
   assignedPodEvents,
@@ -45,6 +46,7 @@ import {
   ANN_SELECTED_NODE,
   delayedBindings,
   podClaimNames,
+  usesClaims,
   VOLUME_BINDING,
 } from './plugins/volume-binding.plugin';
 import type { QueuedPod, QueueState } from './queue/scheduling-queue';
@@ -133,6 +135,15 @@ export class KubeScheduler implements Scheduler {
   private startIndex = 0;
   /** pending pods that a preemption nominated to a node (the scheduler's nominator) */
   private nominated = new Map<string, Pod>();
+  /**
+   * The Service and ReplicaSet lists the cycles read, kept while their informers report no change:
+   * PodTopologySpread remembers the default constraints it builds from them per pair of lists.
+   */
+  private listed: { services?: Listed<Service>; replicaSets?: Listed<ReplicaSet> } = {};
+  private lastFeasible: { names: readonly string[]; text: string } = {
+    names: Object.freeze([]),
+    text: '',
+  };
   private knownNodes = new Map<string, NodeSummary>();
   private knownPods = new Map<string, PodSummary>();
   private readonly interest: Map<string, Set<ClusterEvent>>;
@@ -235,14 +246,19 @@ export class KubeScheduler implements Scheduler {
         for (const e of nodeUpdateEvents(old, cur)) this.emitClusterEvent(e, now);
     }
     for (const ev of this.changesSince(this.podInformer, 'pods', ctx)) {
-      const key = podKey(ev.object);
+      const { namespace, name } = ev.object.metadata;
+      // the informer's key is the pod key (and built once per object) when both are there
+      const isKeyed = !!namespace && !!name;
+      const key = isKeyed ? keyOf(ev.object) : podKey(ev.object);
       const old = this.knownPods.get(key);
       const pod =
         ev.type === 'DELETED'
           ? undefined
-          : this.podInformer.get(ev.object.metadata.namespace, ev.object.metadata.name ?? '');
+          : isKeyed
+            ? this.podInformer.getByKey(key)
+            : this.podInformer.get(namespace, name ?? '');
       const cur = pod ? summarizePod(pod) : undefined;
-      if (pod && !this.volumeUsers && podClaimNames(pod).length > 0) this.volumeUsers = true;
+      if (pod && !this.volumeUsers && usesClaims(pod)) this.volumeUsers = true;
       if (pod?.spec.nodeName) this.assumed.delete(key);
       this.cache.setPod(key, this.withAssumption(key, pod));
       if (pod && !pod.spec.nodeName && pod.status?.nominatedNodeName) this.nominated.set(key, pod);
@@ -261,8 +277,8 @@ export class KubeScheduler implements Scheduler {
         now,
       );
     }
-    this.serviceInformer.sync(ctx.client);
-    this.rsInformer.sync(ctx.client);
+    this.listed.services = listedAfterSync(this.serviceInformer, ctx, this.listed.services);
+    this.listed.replicaSets = listedAfterSync(this.rsInformer, ctx, this.listed.replicaSets);
     if (this.volumeUsers) this.syncVolumes(ctx);
     return this.podInformer.synced && this.nodeInformer.synced;
   }
@@ -372,8 +388,8 @@ export class KubeScheduler implements Scheduler {
     if (this.volumeUsers && !this.followClasses && podClaimNames(pod).length > 0)
       this.syncStorageClasses(ctx);
     const snapshot = this.cache.snapshot({
-      services: this.serviceInformer.list(),
-      replicaSets: this.rsInformer.list(),
+      services: (this.listed.services ??= listed(this.serviceInformer)).items,
+      replicaSets: (this.listed.replicaSets ??= listed(this.rsInformer)).items,
       volumes: this.volumeListers(),
     });
     const out = scheduleOne({
@@ -389,27 +405,20 @@ export class KubeScheduler implements Scheduler {
     this.startIndex = out.nextStartIndex;
     const decision = out.decision;
     const object: TraceObjectRef = { kind: 'Pod', namespace, name };
-    const rejected: Record<string, string[]> = {};
-    for (const n of decision.nodes) {
-      // only an evaluated node that did not fit has a failed filter
-      if (n.feasible || !n.evaluated) continue;
-      const failed = n.filters.find((f) => f.verdict === 'fail');
-      if (failed) rejected[n.node] = failed.reasons ?? [];
-    }
-    const feasible = decision.nodes.filter((n) => n.feasible).map((n) => n.node);
+    const rejected = decision.rejectedReasons();
+    const { names: feasible, text: feasibleText } = this.feasibleList(decision);
     ctx.trace.emit({
       component: 'kube-scheduler',
       verb: 'filter',
       object,
-      message: `Filtered ${decision.numAllNodes} node(s) for pod ${qp.key}: ${feasible.length} feasible${feasible.length ? ` (${feasible.join(', ')})` : ''}`,
+      message: `Filtered ${decision.numAllNodes} node(s) for pod ${qp.key}: ${feasible.length} feasible${feasible.length ? ` (${feasibleText})` : ''}`,
       causedBy: qp.causedBy,
       data: { attempt: qp.attempts, nodes: decision.numAllNodes, feasible, rejected },
     });
 
     if (out.result.kind === 'scheduled') {
       const node = out.result.node;
-      const scores: Record<string, number> = {};
-      for (const n of decision.nodes) if (n.total !== null) scores[n.node] = n.total;
+      const scores = decision.totalsByNode();
       ctx.trace.emit({
         component: 'kube-scheduler',
         verb: 'score',
@@ -471,6 +480,19 @@ export class KubeScheduler implements Scheduler {
       'Unschedulable',
       nominatedNodeName,
     );
+  }
+
+  /**
+   * The feasible list of a filter event and its text: consecutive cycles mostly find the same
+   * nodes, so their events share one frozen list and one joined text (trace data is never
+   * changed once emitted).
+   */
+  private feasibleList(decision: DecisionRecord): { names: readonly string[]; text: string } {
+    if (!decision.isFeasibleList(this.lastFeasible.names)) {
+      const names = decision.feasibleNames();
+      this.lastFeasible = { names: Object.freeze(names), text: names.join(', ') };
+    }
+    return this.lastFeasible;
   }
 
   private nominatedByNode(): Map<string, Pod[]> | undefined {
@@ -628,8 +650,9 @@ export class KubeScheduler implements Scheduler {
   // ------------------------------------------------------------------ binding cycle
 
   private runDueBinds(ctx: ComponentContext): void {
+    // most wake-ups have nothing due: no lists made then
+    if (!this.pendingBinds.some((b) => b.at <= ctx.now)) return;
     const due = this.pendingBinds.filter((b) => b.at <= ctx.now);
-    if (due.length === 0) return;
     this.pendingBinds = this.pendingBinds.filter((b) => b.at > ctx.now);
     for (const b of due) this.bind(ctx, b);
   }
@@ -829,11 +852,12 @@ export class KubeScheduler implements Scheduler {
   // ------------------------------------------------------------------ timers and state
 
   private requestWake(ctx: ComponentContext): void {
-    const times: number[] = this.pendingBinds.map((b) => b.at);
-    if (this.queue.activeCount() > 0) times.push(Math.max(this.nextPopAt, ctx.now + 1));
+    let at = Infinity;
+    for (const b of this.pendingBinds) at = Math.min(at, b.at);
+    if (this.queue.activeCount() > 0) at = Math.min(at, Math.max(this.nextPopAt, ctx.now + 1));
     const timer = this.queue.nextTimerAt();
-    if (timer !== null) times.push(Math.max(timer, ctx.now + 1));
-    if (times.length > 0) ctx.wakeAt(Math.min(...times));
+    if (timer !== null) at = Math.min(at, Math.max(timer, ctx.now + 1));
+    if (at !== Infinity) ctx.wakeAt(at);
   }
 
   saveState(): SavedState {
@@ -899,7 +923,29 @@ export class KubeScheduler implements Scheduler {
     this.bookmarks = {};
     this.cache = new SnapshotCache();
     this.nominated = new Map();
+    this.listed = {};
   }
+}
+
+/** An informer's list, and how many relists it had then (a relist of nothing reports no event). */
+interface Listed<T> {
+  items: T[];
+  relists: number;
+}
+
+function listed<T extends KubeObject>(informer: Informer<T>): Listed<T> {
+  return { items: informer.list(), relists: informer.relists };
+}
+
+/** The list, or undefined when the sync changed the informer's cache. */
+function listedAfterSync<T extends KubeObject>(
+  informer: Informer<T>,
+  ctx: ComponentContext,
+  list: Listed<T> | undefined,
+): Listed<T> | undefined {
+  const events = informer.sync(ctx.client);
+  if (events.length > 0 || informer.relists !== list?.relists) return undefined;
+  return list;
 }
 
 function splitKey(key: string): [string, string] {

@@ -143,22 +143,44 @@ function podSpecHash(pod: Pod): string {
  * serialized.
  */
 export function summarizePod(pod: Pod): PodSummary {
-  const isFrozen = Object.isFrozen(pod.metadata) && Object.isFrozen(pod.spec);
-  let source: Pod | undefined = isFrozen ? pod : undefined;
-  let spec: string | undefined = isFrozen ? undefined : podSpecHash(pod);
-  return {
-    rv: pod.metadata.resourceVersion ?? '',
-    node: pod.spec.nodeName ?? '',
-    terminal: isTerminal(pod),
-    labels: hashLabels(pod.metadata.labels),
-    get spec(): string {
-      if (source) {
-        spec = podSpecHash(source);
-        source = undefined;
-      }
-      return spec as string;
-    },
-  };
+  return new LazyPodSummary(pod);
+}
+
+/** A PodSummary whose spec hash is taken when first read; it saves as the plain summary. */
+class LazyPodSummary implements PodSummary {
+  readonly rv: string;
+  readonly node: string;
+  readonly terminal: boolean;
+  readonly labels: string;
+  #source: Pod | undefined;
+  #spec: string | undefined;
+
+  constructor(pod: Pod) {
+    this.rv = pod.metadata.resourceVersion ?? '';
+    this.node = pod.spec.nodeName ?? '';
+    this.terminal = isTerminal(pod);
+    this.labels = hashLabels(pod.metadata.labels);
+    if (Object.isFrozen(pod.metadata) && Object.isFrozen(pod.spec)) this.#source = pod;
+    else this.#spec = podSpecHash(pod);
+  }
+
+  get spec(): string {
+    if (this.#source) {
+      this.#spec = podSpecHash(this.#source);
+      this.#source = undefined;
+    }
+    return this.#spec as string;
+  }
+
+  toJSON(): PodSummary {
+    return {
+      rv: this.rv,
+      node: this.node,
+      terminal: this.terminal,
+      labels: this.labels,
+      spec: this.spec,
+    };
+  }
 }
 
 /** nodeSchedulingPropertiesChange: which node updates can make a pending pod schedulable. */
@@ -172,15 +194,21 @@ export function nodeUpdateEvents(old: NodeSummary, cur: NodeSummary): ClusterEve
   return out;
 }
 
+// assignedPodEvents' answers, shared (every pod event asks)
+const ASSIGNED_POD_ADD: readonly ClusterEvent[] = Object.freeze(['AssignedPodAdd']);
+const ASSIGNED_POD_DELETE: readonly ClusterEvent[] = Object.freeze(['AssignedPodDelete']);
+const ASSIGNED_POD_UPDATE: readonly ClusterEvent[] = Object.freeze(['AssignedPodUpdate']);
+const NO_EVENTS: readonly ClusterEvent[] = Object.freeze([]);
+
 /** Events an assigned pod's change produces (bound, relabelled, finished or deleted). */
 export function assignedPodEvents(
   old: PodSummary | undefined,
   cur: PodSummary | undefined,
-): ClusterEvent[] {
+): readonly ClusterEvent[] {
   const wasAssigned = !!old && old.node !== '' && !old.terminal;
   const isAssigned = !!cur && cur.node !== '' && !cur.terminal;
-  if (!wasAssigned && isAssigned) return ['AssignedPodAdd'];
-  if (wasAssigned && !isAssigned) return ['AssignedPodDelete'];
-  if (wasAssigned && isAssigned && old.labels !== cur.labels) return ['AssignedPodUpdate'];
-  return [];
+  if (!wasAssigned && isAssigned) return ASSIGNED_POD_ADD;
+  if (wasAssigned && !isAssigned) return ASSIGNED_POD_DELETE;
+  if (wasAssigned && isAssigned && old.labels !== cur.labels) return ASSIGNED_POD_UPDATE;
+  return NO_EVENTS;
 }

@@ -3,6 +3,7 @@
 // the kubelet, so it shows what the scheduler *promised* (requests), not what is used.
 
 import type {
+  Container,
   Labels,
   Node,
   PersistentVolume,
@@ -49,7 +50,9 @@ export interface NodeInfo {
   /**
    * Plugins' memo of label-selector counts over `pods` (keys are theirs to choose). A new map
    * comes whenever a pod joins or leaves, or changes its namespace, labels or deletion mark, so
-   * NodeInfos of the same node share it for as long as such counts cannot change.
+   * NodeInfos of the same node share it for as long as such counts cannot change. The scheduler's
+   * cache carries the counts of keys with a registered counter (registerPodCounter) over into the
+   * new map, adjusted for the pod that changed, instead of counting every pod again.
    */
   selectorCounts: Map<string, number>;
 }
@@ -73,17 +76,56 @@ export interface VolumeListers {
   volumes(): PersistentVolume[];
 }
 
+/**
+ * How the pods under a selectorCounts key are told apart: a pure function of the pod's
+ * namespace, labels and deletion mark (the fields whose change makes a new map). A key without
+ * one is dropped from the next map and counted again when asked for.
+ */
+const podCounters = new Map<string, (pod: Pod) => boolean>();
+const MAX_POD_COUNTERS = 10_000;
+
+export function registerPodCounter(key: string, counts: (pod: Pod) => boolean): void {
+  if (podCounters.has(key)) return;
+  // a long-lived lab sees ever new selectors: forgetting them only costs a recount
+  if (podCounters.size >= MAX_POD_COUNTERS) podCounters.clear();
+  podCounters.set(key, counts);
+}
+
+/**
+ * The counts of `counts` after pod `removed` left and `added` came (either may be absent), for
+ * every key with a counter; a new map, as the old one may still be read through older NodeInfos.
+ */
+export function adjustedCounts(
+  counts: Map<string, number>,
+  removed: Pod | undefined,
+  added: Pod | undefined,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  // forEach: no entry pair per key (and faster than a native copy patched after)
+  counts.forEach((n, key) => {
+    const matches = podCounters.get(key);
+    if (!matches) return;
+    out.set(key, n + (added && matches(added) ? 1 : 0) - (removed && matches(removed) ? 1 : 0));
+  });
+  return out;
+}
+
 /** Host ports a pod asks for (hostIP defaults to 0.0.0.0, protocol to TCP). */
 export function podHostPorts(pod: Pod): HostPort[] {
   const out: HostPort[] = [];
-  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+  addHostPorts(out, pod.spec.initContainers);
+  addHostPorts(out, pod.spec.containers);
+  return out;
+}
+
+function addHostPorts(out: HostPort[], containers: Container[] | undefined): void {
+  for (const c of containers ?? []) {
     for (const p of c.ports ?? []) {
       if (!p.hostPort || p.hostPort <= 0) continue;
       const hostIP = (p as { hostIP?: string }).hostIP;
       out.push({ ip: hostIP || '0.0.0.0', protocol: p.protocol ?? 'TCP', port: p.hostPort });
     }
   }
-  return out;
 }
 
 export function createNodeInfo(node: Node): NodeInfo {

@@ -69,16 +69,26 @@ export interface ScorePlugin<S = unknown> {
   /** Skip means this plugin does not score this pod at all (contributes nothing). */
   preScore?(pod: Pod, feasible: NodeInfo[], snapshot: Snapshot): PreScoreResult<S>;
   score(pod: Pod, node: NodeInfo, state: S | undefined, snapshot: Snapshot): number;
-  /** NormalizeScore: maps raw scores onto 0..100; absent when the raw score already is. */
-  normalize?(scores: { node: string; score: number }[], state: S | undefined): number[];
+  /**
+   * NormalizeScore: maps the raw scores of `nodes` (same order) onto 0..100; absent when the raw
+   * score already is. Plain numbers, not (node, score) pairs: it runs in every cycle.
+   */
+  normalize?(scores: readonly number[], nodes: readonly NodeInfo[], state: S | undefined): number[];
 }
 
 /** helper.DefaultNormalizeScore: scale to the max (optionally reversed: fewer is better). */
-export function defaultNormalizeScore(scores: number[], reverse: boolean): number[] {
-  const max = Math.max(0, ...scores);
-  if (max === 0) return scores.map((s) => (reverse ? MAX_NODE_SCORE : s));
-  return scores.map((s) => {
+export function defaultNormalizeScore(scores: readonly number[], reverse: boolean): number[] {
+  let max = 0;
+  for (let i = 0; i < scores.length; i++) max = Math.max(max, scores[i] as number);
+  const out = new Array<number>(scores.length);
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i] as number;
+    if (max === 0) {
+      out[i] = reverse ? MAX_NODE_SCORE : s;
+      continue;
+    }
     const v = Math.trunc((MAX_NODE_SCORE * s) / max);
-    return reverse ? MAX_NODE_SCORE - v : v;
-  });
+    out[i] = reverse ? MAX_NODE_SCORE - v : v;
+  }
+  return out;
 }

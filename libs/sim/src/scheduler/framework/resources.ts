@@ -23,18 +23,44 @@ export function emptyResources(): Resources {
 
 export function fromResourceList(list: ResourceList | undefined): Resources {
   const r = emptyResources();
-  for (const [name, q] of Object.entries(list ?? {})) {
-    if (name === 'cpu') r.milliCpu = milliCpu(q);
-    else if (name === 'memory') r.memory = intValue(q);
-    else if (name === 'ephemeral-storage') r.ephemeralStorage = intValue(q);
-    else if (name !== 'pods') r.scalar[name] = intValue(q);
-  }
+  if (!list) return r;
+  for (const name of Object.keys(list)) setQuantity(r, name, list[name]);
   return r;
+}
+
+function setQuantity(r: Resources, name: string, q: string | undefined): void {
+  if (name === 'cpu') r.milliCpu = parsed(milliCpus, q, milliCpu);
+  else if (name === 'memory') r.memory = parsed(intValues, q, intValue);
+  else if (name === 'ephemeral-storage') r.ephemeralStorage = parsed(intValues, q, intValue);
+  else if (name !== 'pods') r.scalar[name] = parsed(intValues, q, intValue);
+}
+
+// Every replica states the same few quantities ('100m', '128Mi'): each text is parsed once.
+const milliCpus = new Map<string, number>();
+const intValues = new Map<string, number>();
+const MAX_PARSED = 1000;
+
+function parsed(
+  memo: Map<string, number>,
+  q: string | undefined,
+  parse: (q: string | undefined) => number,
+): number {
+  if (typeof q !== 'string') return parse(q);
+  let v = memo.get(q);
+  if (v === undefined) {
+    v = parse(q);
+    if (memo.size >= MAX_PARSED) memo.clear();
+    memo.set(q, v);
+  }
+  return v;
 }
 
 export function addResources(a: Resources, b: Resources): Resources {
   const scalar = { ...a.scalar };
-  for (const [k, v] of Object.entries(b.scalar)) scalar[k] = (scalar[k] ?? 0) + v;
+  // for-in over own keys: Object.entries' order, without its pairs (most pods have no scalar)
+  for (const k in b.scalar) {
+    if (hasOwn(b.scalar, k)) scalar[k] = (scalar[k] ?? 0) + (b.scalar[k] as number);
+  }
   return {
     milliCpu: a.milliCpu + b.milliCpu,
     memory: a.memory + b.memory,
@@ -45,7 +71,9 @@ export function addResources(a: Resources, b: Resources): Resources {
 
 function maxResources(a: Resources, b: Resources): Resources {
   const scalar = { ...a.scalar };
-  for (const [k, v] of Object.entries(b.scalar)) scalar[k] = Math.max(scalar[k] ?? 0, v);
+  for (const k in b.scalar) {
+    if (hasOwn(b.scalar, k)) scalar[k] = Math.max(scalar[k] ?? 0, b.scalar[k] as number);
+  }
   return {
     milliCpu: Math.max(a.milliCpu, b.milliCpu),
     memory: Math.max(a.memory, b.memory),
@@ -64,14 +92,38 @@ export interface PodRequestOptions {
 
 function containerRequests(c: Container, opts: PodRequestOptions): Resources {
   // The apiserver defaults requests to limits when only limits are given; do the same here so a
-  // pod written with limits only is accounted as the real scheduler would see it.
-  const list: ResourceList = { ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) };
-  const r = fromResourceList(list);
+  // pod written with limits only is accounted as the real scheduler would see it. The limits
+  // with the requests over them, in that merged list's order, without making the list.
+  const limits = c.resources?.limits;
+  const requests = c.resources?.requests;
+  const r = emptyResources();
+  if (limits) {
+    for (const name of Object.keys(limits)) {
+      setQuantity(r, name, requests && hasOwn(requests, name) ? requests[name] : limits[name]);
+    }
+  }
+  if (requests) {
+    for (const name of Object.keys(requests)) {
+      if (!limits || !hasOwn(limits, name)) setQuantity(r, name, requests[name]);
+    }
+  }
   if (opts.nonMissingDefaults) {
-    if (!('cpu' in list)) r.milliCpu = DEFAULT_MILLI_CPU_REQUEST;
-    if (!('memory' in list)) r.memory = DEFAULT_MEMORY_REQUEST;
+    if (!isListed('cpu', limits, requests)) r.milliCpu = DEFAULT_MILLI_CPU_REQUEST;
+    if (!isListed('memory', limits, requests)) r.memory = DEFAULT_MEMORY_REQUEST;
   }
   return r;
+}
+
+function hasOwn(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+function isListed(
+  name: string,
+  limits: ResourceList | undefined,
+  requests: ResourceList | undefined,
+): boolean {
+  return (!!limits && hasOwn(limits, name)) || (!!requests && hasOwn(requests, name));
 }
 
 /**

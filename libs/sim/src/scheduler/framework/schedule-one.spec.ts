@@ -115,6 +115,51 @@ describe('scheduleOne', () => {
     expect(out.decision.tiedNodes).toEqual(['node-1', 'node-2', 'node-3']);
   });
 
+  it('should show the nodes in snapshot order when the cycle starts mid-list, and save the plain record', () => {
+    const bound = [makePod('busy', { cpu: '1', nodeName: 'node-1', phase: 'Running' })];
+    const out = scheduleOne({
+      pod: makePod('p', { cpu: '500m', memory: '1Gi' }),
+      snapshot: snapshotOf(defaultLabNodes(), bound),
+      profile: DEFAULT_PROFILE,
+      rng: createRng(1),
+      t: 0,
+      attempt: 1,
+      startIndex: 2,
+    });
+    const d = out.decision;
+    expect(d.nodes.map((n) => [n.node, n.evaluated, n.feasible])).toEqual([
+      ['control-plane', true, false],
+      ['node-1', true, true],
+      ['node-2', true, true],
+      ['node-3', true, true],
+    ]);
+    const scored = d.nodes.filter((n) => n.total !== null).map((n) => [n.node, n.total]);
+    expect(Object.entries(d.totalsByNode())).toEqual(scored);
+    expect(scored.map(([node]) => node)).toEqual(['node-1', 'node-2', 'node-3']);
+    expect(d.feasibleNames()).toEqual(['node-1', 'node-2', 'node-3']);
+    expect(Object.keys(d.rejectedReasons())).toEqual(['control-plane']);
+    const saved = JSON.parse(JSON.stringify(d));
+    expect(Object.keys(saved)).toEqual([
+      'namespace',
+      'name',
+      'uid',
+      'attempt',
+      't',
+      'outcome',
+      'node',
+      'message',
+      'numAllNodes',
+      'evaluatedNodes',
+      'feasibleNodes',
+      'preFilter',
+      'nodes',
+      'scorePlugins',
+      'scoringSkipped',
+      'tiedNodes',
+    ]);
+    expect(saved.nodes).toEqual(JSON.parse(JSON.stringify(d.nodes)));
+  });
+
   it('should break ties the same way when the seed is the same', () => {
     const pick = (seed: number) =>
       (run(makePod('p'), defaultLabNodes(), [], seed).result as { node: string }).node;

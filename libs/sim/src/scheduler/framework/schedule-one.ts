@@ -5,14 +5,10 @@
 
 import type { Pod } from '../../model';
 import type { Rng } from '../../runtime/rng';
-import type { Profile } from '../plugins/default-plugins';
-import type {
-  FilterVerdict,
-  NodeDecision,
-  PreFilterVerdict,
-  SchedulingDecision,
-  ScoreEntry,
-} from './decision';
+import type { Profile, WeightedScorePlugin } from '../plugins/default-plugins';
+import type { FilterVerdict, PreFilterVerdict } from './decision';
+import type { CycleNodes } from './decision-record';
+import { DecisionRecord } from './decision-record';
 import type { Diagnosis } from './fit-error';
 import { ERR_NO_NODES_AVAILABLE, formatFitError, statusMessage } from './fit-error';
 import type { NodeInfo, Snapshot } from './node-info';
@@ -94,8 +90,18 @@ interface FilterStep {
   notRun: FilterVerdict;
 }
 
-function filterSteps(pre: PreFilterOutcome, profile: Profile): FilterStep[] {
-  return profile.filters.map((plugin) => ({
+/** The filter plugins of one cycle, and the outcome of a node that passes them all. */
+interface FilterSteps {
+  steps: FilterStep[];
+  /**
+   * Depends on the steps only: one frozen outcome per cycle, shared by the records of all its
+   * feasible nodes (and telling them apart from the rejected ones).
+   */
+  passed: FilterOutcome;
+}
+
+function filterSteps(pre: PreFilterOutcome, profile: Profile): FilterSteps {
+  const steps = profile.filters.map((plugin) => ({
     plugin,
     skipped: pre.skipped.has(plugin.name),
     state: pre.states.get(plugin.name),
@@ -103,6 +109,9 @@ function filterSteps(pre: PreFilterOutcome, profile: Profile): FilterStep[] {
     skip: sharedVerdict(plugin.name, 'skip'),
     notRun: sharedVerdict(plugin.name, 'not-run'),
   }));
+  const verdicts = Object.freeze(steps.map((s) => (s.skipped ? s.skip : s.pass)));
+  const passed = Object.freeze({ status: SUCCESS, verdicts: verdicts as FilterVerdict[] });
+  return { steps, passed };
 }
 
 /** RunFilterPlugins: the first rejection wins; later plugins are not run for this node. */
@@ -119,16 +128,17 @@ export function runFilters(
 function runFilterSteps(
   pod: Pod,
   node: NodeInfo,
-  steps: FilterStep[],
+  cycle: FilterSteps,
   snapshot: Snapshot,
 ): FilterOutcome {
+  const steps = cycle.steps;
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as FilterStep;
     if (step.skipped) continue;
     const status = step.plugin.filter(pod, node, step.state, snapshot);
     if (isRejected(status)) return rejectedAt(steps, i, status);
   }
-  return passedAll(steps);
+  return cycle.passed;
 }
 
 /**
@@ -147,42 +157,27 @@ function rejectedAt(
   return { status, plugin, verdicts };
 }
 
-// The outcome of a node that passes every filter depends on the cycle's steps only: one frozen
-// outcome per cycle, shared by the records of all its feasible nodes (decision records are kept
-// for hundreds of cycles, and a verdict list per node was much of what they held).
-const allPassed = new WeakMap<FilterStep[], FilterOutcome>();
-
-function passedAll(steps: FilterStep[]): FilterOutcome {
-  let out = allPassed.get(steps);
-  if (out === undefined) {
-    const verdicts = Object.freeze(steps.map((s) => (s.skipped ? s.skip : s.pass)));
-    out = Object.freeze({ status: SUCCESS, verdicts: verdicts as FilterVerdict[] });
-    allPassed.set(steps, out);
-  }
-  return out;
-}
-
 function filterWithNominated(
   pod: Pod,
   info: NodeInfo,
-  steps: FilterStep[],
+  cycle: FilterSteps,
   snapshot: Snapshot,
   nominated: Map<string, Pod[]> | undefined,
 ): FilterOutcome {
   const onNode = nominated?.get(info.name);
-  if (!onNode) return runFilterSteps(pod, info, steps, snapshot);
+  if (!onNode) return runFilterSteps(pod, info, cycle, snapshot);
   const prio = pod.spec.priority ?? 0;
   const key = podKey(pod);
   const others = onNode.filter((p) => (p.spec.priority ?? 0) >= prio && podKey(p) !== key);
-  if (others.length === 0) return runFilterSteps(pod, info, steps, snapshot);
+  if (others.length === 0) return runFilterSteps(pod, info, cycle, snapshot);
   // Upstream runs the filters twice — with the nominated pods added and without — and the node
   // must pass both.
   const withNominated = createNodeInfo(info.node);
   for (const [k, v] of info.imageStates) withNominated.imageStates.set(k, v);
   for (const p of [...info.pods, ...others]) addPodToNodeInfo(withNominated, p);
-  const first = runFilterSteps(pod, withNominated, steps, snapshot);
+  const first = runFilterSteps(pod, withNominated, cycle, snapshot);
   if (first.plugin) return first;
-  return runFilterSteps(pod, info, steps, snapshot);
+  return runFilterSteps(pod, info, cycle, snapshot);
 }
 
 /** numFeasibleNodesToFind with the adaptive percentage (percentageOfNodesToScore unset). */
@@ -205,7 +200,7 @@ export type CycleResult =
     };
 
 export interface CycleOutput {
-  decision: SchedulingDecision;
+  decision: DecisionRecord;
   result: CycleResult;
   pre: PreFilterOutcome;
   nextStartIndex: number;
@@ -228,42 +223,36 @@ export interface CycleInput {
   nominated?: Map<string, Pod[]>;
 }
 
+// The node names of the last snapshot seen: the nodes rarely change, so consecutive records
+// share one list.
+let lastNames: readonly string[] = [];
+
+function namesOf(nodes: readonly NodeInfo[]): readonly string[] {
+  let same = nodes.length === lastNames.length;
+  for (let i = 0; same && i < nodes.length; i++)
+    same = (nodes[i] as NodeInfo).name === lastNames[i];
+  if (!same) lastNames = Object.freeze(nodes.map((n) => n.name));
+  return lastNames;
+}
+
 export function scheduleOne(input: CycleInput): CycleOutput {
   const { pod, snapshot, profile } = input;
   const all = snapshot.nodes;
-  const decision: SchedulingDecision = {
-    namespace: pod.metadata.namespace ?? 'default',
-    name: pod.metadata.name ?? '',
-    uid: pod.metadata.uid,
-    attempt: input.attempt,
-    t: input.t,
-    outcome: 'unschedulable',
-    node: null,
-    message: null,
-    numAllNodes: all.length,
-    evaluatedNodes: 0,
-    feasibleNodes: 0,
-    preFilter: [],
-    nodes: all.map((n) => ({
-      node: n.name,
-      evaluated: false,
-      feasible: false,
-      // replaced for the nodes that are evaluated (filters) and scored (scores)
-      filters: NO_VERDICTS,
-      scores: NO_SCORES,
-      total: null,
-    })),
-    scorePlugins: [],
-    scoringSkipped: false,
-    tiedNodes: [],
+  const cycle: CycleNodes = {
+    names: namesOf(all),
+    verdicts: new Array<FilterVerdict[] | undefined>(all.length),
+    passed: undefined,
+    feasibleAt: [],
+    columns: [],
+    totals: null,
   };
-  const emptyPre: PreFilterOutcome = { states: new Map(), skipped: new Set(), verdicts: [] };
+  const decision = new DecisionRecord(pod, input.attempt, input.t, cycle);
   if (all.length === 0) {
     decision.message = ERR_NO_NODES_AVAILABLE;
     const diagnosis: Diagnosis = { nodeToStatus: new Map() };
     return {
       decision,
-      pre: emptyPre,
+      pre: { states: new Map(), skipped: new Set(), verdicts: [] },
       nextStartIndex: input.startIndex,
       result: { kind: 'unschedulable', diagnosis, unschedulablePlugins: [], runPostFilter: false },
     };
@@ -291,44 +280,49 @@ export function scheduleOne(input: CycleInput): CycleOutput {
   }
 
   const diagnosis: Diagnosis = { nodeToStatus: new Map() };
-  let candidates = all;
-  // the decision record of each candidate (decision.nodes follows snapshot.nodes)
-  let candidateRecs = decision.nodes;
+  // the snapshot index of each candidate; undefined when every node is one
+  let candidates: number[] | undefined;
   if (pre.nodeNames) {
     const names = pre.nodeNames.names;
-    candidates = all.filter((n) => names.has(n.name));
-    candidateRecs = decision.nodes.filter((d) => names.has(d.node));
+    candidates = [];
+    for (let i = 0; i < all.length; i++)
+      if (names.has((all[i] as NodeInfo).name)) candidates.push(i);
     diagnosis.absentStatus = unresolvable(
       `node(s) didn't satisfy plugin(s) [${[...new Set(pre.nodeNames.plugins)].sort().join(' ')}]`,
     );
   }
+  const numCandidates = candidates ? candidates.length : all.length;
 
   // findNodesThatPassFilters: start where the last cycle stopped, stop once enough fit.
-  const toFind = numFeasibleNodesToFind(candidates.length);
-  const feasible: NodeInfo[] = [];
-  const feasibleRecs: NodeDecision[] = [];
-  const unschedulablePlugins = new Set<string>();
+  const toFind = numFeasibleNodesToFind(numCandidates);
+  // made at their longest and cut to length after: grown by push they left garbage every cycle
+  const feasible = new Array<NodeInfo>(Math.min(toFind, numCandidates));
+  cycle.feasibleAt = new Array<number>(feasible.length);
+  let numFeasible = 0;
+  let unschedulablePlugins: Set<string> | undefined;
   let processed = 0;
-  const start = candidates.length > 0 ? input.startIndex % candidates.length : 0;
+  const start = numCandidates > 0 ? input.startIndex % numCandidates : 0;
   const steps = filterSteps(pre, profile);
-  for (let i = 0; i < candidates.length && feasible.length < toFind; i++) {
-    const at = (start + i) % candidates.length;
-    const info = candidates[at] as NodeInfo;
-    const rec = candidateRecs[at] as NodeDecision;
+  cycle.passed = steps.passed.verdicts;
+  for (let i = 0; i < numCandidates && numFeasible < toFind; i++) {
+    const at = (start + i) % numCandidates;
+    const index = candidates ? (candidates[at] as number) : at;
+    const info = all[index] as NodeInfo;
     const f = filterWithNominated(pod, info, steps, snapshot, input.nominated);
-    rec.evaluated = true;
-    rec.filters = f.verdicts;
+    cycle.verdicts[index] = f.verdicts;
     processed++;
     if (f.plugin) {
       diagnosis.nodeToStatus.set(info.name, f.status);
-      unschedulablePlugins.add(f.plugin);
+      (unschedulablePlugins ??= new Set()).add(f.plugin);
     } else {
-      rec.feasible = true;
-      feasible.push(info);
-      feasibleRecs.push(rec);
+      feasible[numFeasible] = info;
+      cycle.feasibleAt[numFeasible] = index;
+      numFeasible++;
     }
   }
-  const nextStartIndex = candidates.length > 0 ? (start + processed) % candidates.length : 0;
+  feasible.length = numFeasible;
+  cycle.feasibleAt.length = numFeasible;
+  const nextStartIndex = numCandidates > 0 ? (start + processed) % numCandidates : 0;
   decision.evaluatedNodes = processed;
   decision.feasibleNodes = feasible.length;
 
@@ -340,7 +334,7 @@ export function scheduleOne(input: CycleInput): CycleOutput {
       result: {
         kind: 'unschedulable',
         diagnosis,
-        unschedulablePlugins: [...unschedulablePlugins].sort(),
+        unschedulablePlugins: [...(unschedulablePlugins ?? [])].sort(),
         runPostFilter: true,
       },
     };
@@ -354,104 +348,64 @@ export function scheduleOne(input: CycleInput): CycleOutput {
     return { decision, pre, nextStartIndex, result: { kind: 'scheduled', node: decision.node } };
   }
 
-  const totals = prioritizeNodes(pod, feasible, feasibleRecs, snapshot, profile, decision);
+  const totals = prioritizeNodes(pod, feasible, snapshot, profile, decision, cycle);
   const winner = selectHost(feasible, totals, input.rng);
   decision.node = winner.node;
   decision.tiedNodes = winner.tied;
   return { decision, pre, nextStartIndex, result: { kind: 'scheduled', node: winner.node } };
 }
 
+/**
+ * RunScorePlugins, NormalizeScore and the weights: each plugin's raw and normalized scores are
+ * kept as the record's columns (the record builds per-node entries from them when read).
+ */
 function prioritizeNodes(
   pod: Pod,
   feasible: NodeInfo[],
-  feasibleRecs: NodeDecision[],
   snapshot: Snapshot,
   profile: Profile,
-  decision: SchedulingDecision,
+  decision: DecisionRecord,
+  cycle: CycleNodes,
 ): number[] {
-  const totals = feasible.map(() => 0);
-  // per plugin that scored, its entry for each feasible node
-  const byPlugin: ScoreEntry[][] = [];
-  for (const { plugin, weight } of profile.scores) {
+  const n = feasible.length;
+  const totals = new Array<number>(n).fill(0);
+  for (const scorer of profile.scores) {
+    const { plugin, weight } = scorer;
     const pre = plugin.preScore ? plugin.preScore(pod, feasible, snapshot) : { skip: false };
-    decision.scorePlugins.push({ plugin: plugin.name, weight, skipped: pre.skip });
+    decision.scorePlugins.push(scorePluginRecord(scorer, pre.skip));
     if (pre.skip) continue;
-    const raw = feasible.map((n) => plugin.score(pod, n, pre.state, snapshot));
-    const normalized = plugin.normalize
-      ? plugin.normalize(
-          feasible.map((n, i) => ({ node: n.name, score: raw[i] as number })),
-          pre.state,
-        )
-      : raw;
-    const entries = scoreEntriesOf(plugin.name, weight);
-    const column: ScoreEntry[] = new Array<ScoreEntry>(feasible.length);
-    for (let i = 0; i < feasible.length; i++) {
-      const entry = scoreEntry(
-        entries,
-        plugin.name,
-        weight,
-        raw[i] as number,
-        normalized[i] as number,
-      );
-      column[i] = entry;
-      totals[i] = (totals[i] as number) + entry.weighted;
-    }
-    byPlugin.push(column);
+    const raw = new Array<number>(n);
+    for (let i = 0; i < n; i++)
+      raw[i] = plugin.score(pod, feasible[i] as NodeInfo, pre.state, snapshot);
+    const normalized = plugin.normalize ? plugin.normalize(raw, feasible, pre.state) : raw;
+    for (let i = 0; i < n; i++)
+      totals[i] = (totals[i] as number) + (normalized[i] as number) * weight;
+    cycle.columns.push({ plugin: plugin.name, weight, raw, normalized });
   }
-  for (let i = 0; i < feasible.length; i++) {
-    const rec = feasibleRecs[i] as NodeDecision;
-    // each node's list made at its final length: records are kept for hundreds of cycles, and a
-    // list grown by push carried room for a dozen more entries (a loop, not a map whose closure
-    // would capture i)
-    const scores = new Array<ScoreEntry>(byPlugin.length);
-    for (let p = 0; p < byPlugin.length; p++)
-      scores[p] = (byPlugin[p] as ScoreEntry[])[i] as ScoreEntry;
-    rec.scores = scores;
-    rec.total = totals[i] as number;
-  }
+  cycle.totals = totals;
   return totals;
 }
 
-// The lists of a node that was not evaluated or not scored, shared (and frozen) by all records.
-const NO_VERDICTS = Object.freeze([]) as unknown as FilterVerdict[];
-const NO_SCORES = Object.freeze([]) as unknown as ScoreEntry[];
+type ScorePluginRecord = { plugin: string; weight: number; skipped: boolean };
 
-// Score entries hold no per-node data beyond their numbers, and most nodes score alike: one
-// frozen entry per plugin, weight and score pair, shared by every record that has it.
-const MAX_SCORE_ENTRIES = 10_000;
-type ScoreEntries = Map<number, Map<number, ScoreEntry>>;
-const scoreEntries = new Map<string, Map<number, ScoreEntries>>();
-let scoreEntryCount = 0;
+// A record's entry for each scoring plugin of a profile, scored or skipped: frozen, and shared by
+// every record.
+const scorePluginRecords = new WeakMap<
+  WeightedScorePlugin,
+  [ScorePluginRecord, ScorePluginRecord]
+>();
 
-/** The shared entries of one plugin at one weight, by raw then normalized score. */
-function scoreEntriesOf(plugin: string, weight: number): ScoreEntries {
-  if (scoreEntryCount >= MAX_SCORE_ENTRIES) {
-    scoreEntries.clear();
-    scoreEntryCount = 0;
+function scorePluginRecord(scorer: WeightedScorePlugin, skipped: boolean): ScorePluginRecord {
+  let pair = scorePluginRecords.get(scorer);
+  if (pair === undefined) {
+    const { plugin, weight } = scorer;
+    pair = [
+      Object.freeze({ plugin: plugin.name, weight, skipped: false }),
+      Object.freeze({ plugin: plugin.name, weight, skipped: true }),
+    ];
+    scorePluginRecords.set(scorer, pair);
   }
-  let byWeight = scoreEntries.get(plugin);
-  if (byWeight === undefined) scoreEntries.set(plugin, (byWeight = new Map()));
-  let entries = byWeight.get(weight);
-  if (entries === undefined) byWeight.set(weight, (entries = new Map()));
-  return entries;
-}
-
-function scoreEntry(
-  byRaw: ScoreEntries,
-  plugin: string,
-  weight: number,
-  raw: number,
-  normalized: number,
-): ScoreEntry {
-  let byNormalized = byRaw.get(raw);
-  if (byNormalized === undefined) byRaw.set(raw, (byNormalized = new Map()));
-  let entry = byNormalized.get(normalized);
-  if (entry === undefined) {
-    entry = Object.freeze({ plugin, weight, raw, normalized, weighted: normalized * weight });
-    byNormalized.set(normalized, entry);
-    scoreEntryCount++;
-  }
-  return entry;
+  return pair[skipped ? 1 : 0];
 }
 
 /** selectHost: the highest total wins; ties are broken by reservoir sampling on the rng. */
@@ -460,17 +414,22 @@ export function selectHost(
   totals: number[],
   rng: Rng,
 ): { node: string; tied: string[] } {
-  const best = Math.max(...totals);
+  let best = -Infinity;
+  for (let i = 0; i < totals.length; i++) best = Math.max(best, totals[i] as number);
+  let numTied = 0;
+  for (let i = 0; i < nodes.length; i++) if (totals[i] === best) numTied++;
+  // made at its length: records keep it
+  const tied = new Array<string>(numTied);
   let count = 0;
   let selected = '';
-  const tied: string[] = [];
-  nodes.forEach((n, i) => {
-    if (totals[i] !== best) return;
-    tied.push(n.name);
+  for (let i = 0; i < nodes.length; i++) {
+    if (totals[i] !== best) continue;
+    const name = (nodes[i] as NodeInfo).name;
+    tied[count] = name;
     count++;
     // Replace the candidate with probability 1/count.
-    if (count === 1 || rng.int(count) === 0) selected = n.name;
-  });
+    if (count === 1 || rng.int(count) === 0) selected = name;
+  }
   return { node: selected, tied };
 }
 

@@ -7,7 +7,14 @@
 import type { Node, Pod, Service } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
 import type { HostPort, ImageState, NodeInfo, PodSums, Snapshot, VolumeListers } from './node-info';
-import { cmp, createNodeInfo, isLabelsChange, isTerminal, sumsOf } from './node-info';
+import {
+  adjustedCounts,
+  cmp,
+  createNodeInfo,
+  isLabelsChange,
+  isTerminal,
+  sumsOf,
+} from './node-info';
 import type { Resources } from './resources';
 import { addResources, emptyResources } from './resources';
 
@@ -87,7 +94,12 @@ class NodeState {
     const i = this.indexOf(key);
     const old = this.keys[i] === key ? this.pods[i] : undefined;
     if (old) this.account(old.sums, -1);
-    if (!old || !pod || isLabelsChange(old.pod, pod)) this.selectorCounts = new Map();
+    if (!old || !pod || isLabelsChange(old.pod, pod)) {
+      this.selectorCounts =
+        this.selectorCounts.size === 0
+          ? new Map()
+          : adjustedCounts(this.selectorCounts, old?.pod, pod);
+    }
     if (!pod) {
       if (old) {
         this.keys.splice(i, 1);

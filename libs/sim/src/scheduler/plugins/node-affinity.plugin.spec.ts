@@ -151,12 +151,7 @@ describe('NodeAffinity score', () => {
     expect(nodeAffinityPlugin.preScore!(pod, snap.nodes, snap).skip).toBe(false);
     const raw = snap.nodes.map((n) => nodeAffinityPlugin.score(pod, n, undefined, snap));
     expect(raw).toEqual([100, 80, 0]);
-    expect(
-      nodeAffinityPlugin.normalize!(
-        raw.map((score, i) => ({ node: snap.nodes[i]!.name, score })),
-        undefined,
-      ),
-    ).toEqual([100, 80, 0]);
+    expect(nodeAffinityPlugin.normalize!(raw, snap.nodes, undefined)).toEqual([100, 80, 0]);
   });
 
   it('should skip scoring when the pod has no preferred terms', () => {

@@ -103,9 +103,6 @@ export const nodeAffinityPlugin: FilterPlugin<NodeAffinityPreFilter> & ScorePlug
     return sum;
   },
   normalize(scores) {
-    return defaultNormalizeScore(
-      scores.map((s) => s.score),
-      false,
-    );
+    return defaultNormalizeScore(scores, false);
   },
 };

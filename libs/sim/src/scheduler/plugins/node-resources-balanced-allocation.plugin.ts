@@ -7,6 +7,7 @@ import type { ScorePlugin } from '../framework/plugin-types';
 import { MAX_NODE_SCORE } from '../framework/plugin-types';
 import type { Resources } from '../framework/resources';
 import { podRequests } from '../framework/resources';
+import { sumsOf } from '../framework/node-info';
 
 export const NODE_RESOURCES_BALANCED_ALLOCATION = 'NodeResourcesBalancedAllocation';
 
@@ -50,7 +51,7 @@ function balancedCpuMemoryScore(
 export const balancedAllocationPlugin: ScorePlugin<Resources> = {
   name: NODE_RESOURCES_BALANCED_ALLOCATION,
   preScore(pod) {
-    return { skip: false, state: podRequests(pod) };
+    return { skip: false, state: sumsOf(pod).req };
   },
   score(pod, node, state) {
     const req = state ?? podRequests(pod);

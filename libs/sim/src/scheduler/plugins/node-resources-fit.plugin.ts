@@ -7,6 +7,7 @@ import type { Pod } from '../../model';
 import type { FilterPlugin, ScorePlugin, Status } from '../framework/plugin-types';
 import { MAX_NODE_SCORE, SUCCESS, unschedulable } from '../framework/plugin-types';
 import type { NodeInfo } from '../framework/node-info';
+import { sumsOf } from '../framework/node-info';
 import type { Resources } from '../framework/resources';
 import { hasAnyRequest, podRequests } from '../framework/resources';
 
@@ -43,6 +44,19 @@ export function insufficientResources(req: Resources, node: NodeInfo): string[] 
   return reasons;
 }
 
+/** Whether insufficientResources finds nothing, without building its list (run per node). */
+function fitsRequest(req: Resources, node: NodeInfo): boolean {
+  if (node.pods.length + 1 > node.allowedPodNumber) return false;
+  if (!hasAnyRequest(req)) return true;
+  const a = node.allocatable;
+  const r = node.requested;
+  if (req.milliCpu > 0 && req.milliCpu > a.milliCpu - r.milliCpu) return false;
+  if (req.memory > 0 && req.memory > a.memory - r.memory) return false;
+  if (req.ephemeralStorage > 0 && req.ephemeralStorage > a.ephemeralStorage - r.ephemeralStorage)
+    return false;
+  return isEmptyRecord(req.scalar) || insufficientResources(req, node).length === 0;
+}
+
 function isEmptyRecord(o: Record<string, unknown>): boolean {
   for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return false;
   return true;
@@ -77,14 +91,16 @@ export const nodeResourcesFitPlugin: FilterPlugin<Resources> & ScorePlugin<Resou
   name: NODE_RESOURCES_FIT,
   events: ['NodeAdd', 'NodeAllocatable', 'AssignedPodDelete', 'UnscheduledPodUpdate'],
   preFilter(pod) {
-    return { status: SUCCESS, state: podRequests(pod) };
+    // the pod's sums as the cache keeps them (computed once per pod, not once per cycle)
+    return { status: SUCCESS, state: sumsOf(pod).req };
   },
   filter(pod, node, state): Status {
-    const reasons = insufficientResources(state ?? podRequests(pod), node);
-    return reasons.length === 0 ? SUCCESS : unschedulable(...reasons);
+    const req = state ?? podRequests(pod);
+    if (fitsRequest(req, node)) return SUCCESS;
+    return unschedulable(...insufficientResources(req, node));
   },
   preScore(pod) {
-    return { skip: false, state: podRequests(pod, { nonMissingDefaults: true }) };
+    return { skip: false, state: sumsOf(pod).nonZero };
   },
   score(pod, node, state) {
     return leastAllocatedScore(pod, node, state);

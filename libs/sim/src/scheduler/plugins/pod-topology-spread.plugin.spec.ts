@@ -108,11 +108,31 @@ describe('PodTopologySpread score (system defaults)', () => {
     // hostname: cnt * ln(3 + 2) + (3 - 1); the zone default adds nothing without zone labels.
     const raw = snap.nodes.map((n) => podTopologySpreadPlugin.score(pod, n, pre.state, snap));
     expect(raw).toEqual([5, 4, 2]);
-    const norm = podTopologySpreadPlugin.normalize!(
-      raw.map((score, i) => ({ node: snap.nodes[i]!.name, score })),
-      pre.state,
-    );
+    const norm = podTopologySpreadPlugin.normalize!(raw, snap.nodes, pre.state);
     expect(norm).toEqual([40, 60, 100]);
+  });
+
+  it('should count the replicas of each zone when the nodes carry zone labels, cycle after cycle', () => {
+    const zone = (z: string) => ({ labels: { 'topology.kubernetes.io/zone': z } });
+    const nodes = [makeNode('a', zone('z1')), makeNode('b', zone('z1')), makeNode('c', zone('z2'))];
+    const mk = (n: string, i: number) =>
+      makePod(`${n}${i}`, {
+        nodeName: n,
+        labels: { app: 'web' },
+        ownerReplicaSet: 'web-abc',
+        phase: 'Running',
+      });
+    const snap = buildSnapshot(nodes, [mk('a', 0), mk('a', 1), mk('c', 0)], { replicaSets: [rs] });
+    for (const name of ['p', 'q']) {
+      const pod = makePod(name, { labels: { app: 'web' }, ownerReplicaSet: 'web-abc' });
+      const pre = podTopologySpreadPlugin.preScore!(pod, snap.nodes, snap);
+      // hostname: cnt * ln(3 + 2) + 2; zone: the zone's count * ln(2 + 2) + 4
+      const raw = snap.nodes.map((n) => podTopologySpreadPlugin.score(pod, n, pre.state, snap));
+      expect(raw).toEqual([12, 9, 9]);
+      expect(podTopologySpreadPlugin.normalize!(raw, snap.nodes, pre.state)).toEqual([
+        75, 100, 100,
+      ]);
+    }
   });
 
   it('should skip scoring when the pod has no owner and no Service', () => {

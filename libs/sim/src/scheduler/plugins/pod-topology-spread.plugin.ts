@@ -5,7 +5,8 @@
 // zone maxSkew 5) with a selector taken from the pod's Services and owning ReplicaSet. This is
 // what spreads a Deployment's replicas now that SelectorSpread is gone.
 
-import type { Node, Pod, TopologySpreadConstraint } from '../../model';
+import type { Node, Pod, Service, TopologySpreadConstraint } from '../../model';
+import type { ReplicaSet } from '../../model/apps';
 import type { ParsedSelector } from '../../shared/labels';
 import { fromLabelSelector, matchesRequirements } from '../../shared/labels';
 import type { FilterPlugin, ScorePlugin, Status } from '../framework/plugin-types';
@@ -17,6 +18,7 @@ import {
   unschedulable,
 } from '../framework/plugin-types';
 import type { NodeInfo, Snapshot } from '../framework/node-info';
+import { registerPodCounter } from '../framework/node-info';
 import { matchesRequiredNodeAffinity } from './node-affinity.plugin';
 
 export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
@@ -51,30 +53,51 @@ function selectorMatches(sel: SpreadSelector, labels: Record<string, string> | u
   return !sel.nothing && matchesRequirements(labels, sel.reqs);
 }
 
-const selectorKeys = new WeakMap<SpreadSelector, string>();
+/** A selector as counted on nodes: its key in NodeInfo.selectorCounts and the pods it counts. */
+interface CountedSelector {
+  key: string;
+  selector: SpreadSelector;
+  namespace: string;
+  matches: (pod: Pod) => boolean;
+}
+
+const countedSelectors = new WeakMap<SpreadSelector, CountedSelector>();
 
 /** A selector object belongs to one pod's constraint, hence to one namespace. */
-function countKey(sel: SpreadSelector, namespace: string): string {
-  let key = selectorKeys.get(sel);
-  if (key === undefined) {
-    key = `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`;
-    selectorKeys.set(sel, key);
+function countedSelector(sel: SpreadSelector, namespace: string): CountedSelector {
+  let counted = countedSelectors.get(sel);
+  if (counted === undefined) {
+    counted = {
+      key: `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`,
+      selector: sel,
+      namespace,
+      matches: (pod) => isCountedPod(pod, sel, namespace),
+    };
+    countedSelectors.set(sel, counted);
   }
-  return key;
+  return counted;
 }
 
 /**
- * Matching pods on a node, remembered in NodeInfo.selectorCounts for as long as the node's pods
- * keep their labels: each cycle only recounts the nodes whose pods came, went or were relabelled,
- * instead of matching every pod of the cluster again.
+ * Matching pods on a node, remembered in NodeInfo.selectorCounts; the scheduler's cache keeps
+ * the count up to date as pods come and go, so a cycle only counts a node it never counted.
  */
-function countOnNode(info: NodeInfo, sel: SpreadSelector, namespace: string, key: string): number {
-  let n = info.selectorCounts.get(key);
+function countOnNode(info: NodeInfo, counted: CountedSelector): number {
+  let n = info.selectorCounts.get(counted.key);
   if (n === undefined) {
-    n = countPodsMatchSelector(info.pods, sel, namespace);
-    info.selectorCounts.set(key, n);
+    n = countPodsMatchSelector(info.pods, counted.selector, counted.namespace);
+    info.selectorCounts.set(counted.key, n);
+    registerPodCounter(counted.key, counted.matches);
   }
   return n;
+}
+
+/** One pod as countPodsMatchSelector counts it. */
+function isCountedPod(pod: Pod, sel: SpreadSelector, namespace: string): boolean {
+  if (sel.nothing || sel.reqs.length === 0) return false;
+  if (pod.metadata.deletionTimestamp || (pod.metadata.namespace ?? 'default') !== namespace)
+    return false;
+  return matchesRequirements(pod.metadata.labels, sel.reqs);
 }
 
 /** countPodsMatchSelector: same namespace, not terminating; an empty selector counts nothing. */
@@ -120,15 +143,10 @@ export function defaultSelector(pod: Pod, snapshot: Snapshot): SpreadSelector {
   const reqs: ParsedSelector = Object.keys(merged)
     .sort()
     .map((key) => ({ key, op: '=' as const, values: [merged[key] as string] as [string] }));
-  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
-  if (owner && owner.kind === 'ReplicaSet' && owner.apiVersion === 'apps/v1') {
-    const rs = snapshot.replicaSets.find(
-      (r) => r.metadata.name === owner.name && (r.metadata.namespace ?? 'default') === ns,
-    );
-    const rsSel = (rs?.spec as { selector?: Parameters<typeof fromLabelSelector>[0] } | undefined)
-      ?.selector;
-    if (rsSel) reqs.push(...fromLabelSelector(rsSel));
-  }
+  const rs = ownerReplicaSet(pod, snapshot);
+  const rsSel = (rs?.spec as { selector?: Parameters<typeof fromLabelSelector>[0] } | undefined)
+    ?.selector;
+  if (rsSel) reqs.push(...fromLabelSelector(rsSel));
   return { nothing: false, reqs };
 }
 
@@ -143,9 +161,50 @@ function softConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
   if (own.length > 0) {
     return own.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map(toConstraint);
   }
-  const selector = defaultSelector(pod, snapshot);
-  if (selector.reqs.length === 0) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, minDomains: 1, selector }));
+  return systemDefaultConstraints(pod, snapshot);
+}
+
+/**
+ * The system defaults of a pod, remembered per Service list (the scheduler hands over the same
+ * list until a Service changes) and per what defaultSelector reads of the pod and its
+ * ReplicaSet: the replicas of a ReplicaSet share one set of constraints, and so one count per
+ * node, even while the ReplicaSet's status keeps changing.
+ */
+const defaultsMemo = new WeakMap<readonly Service[], Map<string, SpreadConstraint[]>>();
+const MAX_DEFAULTS_MEMO = 1000;
+
+function systemDefaultConstraints(pod: Pod, snapshot: Snapshot): SpreadConstraint[] {
+  let byInputs = defaultsMemo.get(snapshot.services);
+  if (!byInputs) defaultsMemo.set(snapshot.services, (byInputs = new Map()));
+  const key = defaultSelectorInputs(pod, snapshot);
+  let constraints = byInputs.get(key);
+  if (constraints === undefined) {
+    const selector = defaultSelector(pod, snapshot);
+    constraints =
+      selector.reqs.length === 0
+        ? []
+        : SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, minDomains: 1, selector }));
+    if (byInputs.size >= MAX_DEFAULTS_MEMO) byInputs.clear();
+    byInputs.set(key, constraints);
+  }
+  return constraints;
+}
+
+/** Everything defaultSelector reads besides the Services: namespace, labels, ReplicaSet selector. */
+function defaultSelectorInputs(pod: Pod, snapshot: Snapshot): string {
+  const ns = pod.metadata.namespace ?? 'default';
+  const rs = ownerReplicaSet(pod, snapshot);
+  const rsSelector = (rs?.spec as { selector?: unknown } | undefined)?.selector;
+  return `${ns}\u0000${rsSelector ? JSON.stringify(rsSelector) : ''}\u0000${JSON.stringify(pod.metadata.labels ?? {})}`;
+}
+
+function ownerReplicaSet(pod: Pod, snapshot: Snapshot): ReplicaSet | undefined {
+  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+  if (!owner || owner.kind !== 'ReplicaSet' || owner.apiVersion !== 'apps/v1') return undefined;
+  const ns = pod.metadata.namespace ?? 'default';
+  return snapshot.replicaSets.find(
+    (r) => r.metadata.name === owner.name && (r.metadata.namespace ?? 'default') === ns,
+  );
 }
 
 function hasAllKeys(node: Node, constraints: SpreadConstraint[]): boolean {
@@ -171,11 +230,111 @@ interface FilterState {
 
 interface ScoreState {
   constraints: SpreadConstraint[];
-  /** per constraint: its key in NodeInfo.selectorCounts */
-  countKeys: string[];
+  /** per constraint: its selector as counted on nodes */
+  counted: CountedSelector[];
   ignored: Set<string>;
   pairCounts: PairCounts;
   weights: number[];
+}
+
+/** What preScore finds from the feasible nodes' labels alone, for constraints on some keys. */
+interface Layout {
+  ignored: Set<string>;
+  pairCounts: PairCounts;
+  weights: number[];
+}
+
+/**
+ * Layouts without pairs to count (the pods on the nodes do not matter), by the constraints'
+ * topology keys, with the Node objects they were found from: every ReplicaSet's system defaults
+ * share one while no node changes.
+ */
+const layouts = new Map<string, { nodes: Node[]; layout: Layout }>();
+const MAX_LAYOUTS = 100;
+
+function layoutKey(constraints: SpreadConstraint[], requireAll: boolean): string {
+  let key = requireAll ? 'all' : 'any';
+  for (const c of constraints) key += `\u0000${c.topologyKey}`;
+  return key;
+}
+
+function isSameNodes(nodes: Node[], feasible: NodeInfo[]): boolean {
+  if (nodes.length !== feasible.length) return false;
+  for (let i = 0; i < nodes.length; i++)
+    if (nodes[i] !== (feasible[i] as NodeInfo).node) return false;
+  return true;
+}
+
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/** preScore's look at the nodes: which are ignored, the domains and their counts, the weights. */
+function nodeLayout(
+  pod: Pod,
+  feasible: NodeInfo[],
+  snapshot: Snapshot,
+  constraints: SpreadConstraint[],
+  counted: CountedSelector[],
+  requireAll: boolean,
+  key: string,
+): Layout {
+  const ignored = new Set<string>();
+  const pairCounts: PairCounts = new Map();
+  const topoSize = constraints.map(() => 0);
+  // hostname domains are single nodes: they are counted per node in Score
+  const domainsByConstraint = constraints.map((c) =>
+    c.topologyKey === LABEL_HOSTNAME ? undefined : domainsOf(pairCounts, c.topologyKey),
+  );
+  for (const info of feasible) {
+    if (requireAll && !hasAllKeys(info.node, constraints)) {
+      ignored.add(info.name);
+      continue;
+    }
+    for (let i = 0; i < constraints.length; i++) {
+      const domains = domainsByConstraint[i];
+      if (!domains) continue;
+      const value = info.node.metadata.labels?.[(constraints[i] as SpreadConstraint).topologyKey];
+      if (!domains.has(value ?? '')) {
+        domains.set(value ?? '', 0);
+        topoSize[i] = (topoSize[i] ?? 0) + 1;
+      }
+    }
+  }
+  const weights = constraints.map((c, i) => {
+    const size =
+      c.topologyKey === LABEL_HOSTNAME ? feasible.length - ignored.size : (topoSize[i] ?? 0);
+    return Math.log(size + 2);
+  });
+  // Score only reads the pair of a node that has the key, so only those pairs need counts
+  // (a cluster without zone labels skips the zone default's count entirely).
+  let scoredPairs: PairCounts | undefined;
+  for (const info of feasible) {
+    const labels = info.node.metadata.labels ?? {};
+    for (const c of constraints) {
+      if (c.topologyKey === LABEL_HOSTNAME || !hasOwn(labels, c.topologyKey)) continue;
+      scoredPairs ??= new Map();
+      domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
+    }
+  }
+  const layout = { ignored, pairCounts, weights };
+  if (!scoredPairs) {
+    // the nodes' labels alone: the next cycle over the same nodes can take it as it is
+    if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+    layouts.set(key, { nodes: feasible.map((n) => n.node), layout });
+    return layout;
+  }
+  for (const info of snapshot.nodes) {
+    if (requireAll && !hasAllKeys(info.node, constraints)) continue;
+    if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i] as SpreadConstraint;
+      const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+      const domains = pairCounts.get(c.topologyKey);
+      const cur = domains?.get(value);
+      if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) continue;
+      domains?.set(value, cur + countOnNode(info, counted[i] as CountedSelector));
+    }
+  }
+  return layout;
 }
 
 export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<ScoreState> = {
@@ -194,18 +353,19 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     const constraints = hardConstraints(pod);
     if (constraints.length === 0) return { status: SKIP };
     const ns = pod.metadata.namespace ?? 'default';
-    const countKeys = constraints.map((c) => countKey(c.selector, ns));
+    const counted = constraints.map((c) => countedSelector(c.selector, ns));
     const pairCounts: PairCounts = new Map();
     for (const info of snapshot.nodes) {
       // Node inclusion policies (v1.32 defaults): nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore.
       if (!hasAllKeys(info.node, constraints)) continue;
       if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-      constraints.forEach((c, i) => {
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i] as SpreadConstraint;
         const domains = domainsOf(pairCounts, c.topologyKey);
         const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
-        const n = countOnNode(info, c.selector, ns, countKeys[i] as string);
+        const n = countOnNode(info, counted[i] as CountedSelector);
         domains.set(value, (domains.get(value) ?? 0) + n);
-      });
+      }
     }
     const minMatch = constraints.map((c) => {
       const counts = [...(pairCounts.get(c.topologyKey)?.values() ?? [])];
@@ -217,8 +377,9 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
   filter(pod, node, state): Status {
     if (!state || state.constraints.length === 0) return SUCCESS;
     const labels = node.node.metadata.labels ?? {};
-    for (const [i, c] of state.constraints.entries()) {
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+    for (let i = 0; i < state.constraints.length; i++) {
+      const c = state.constraints[i] as SpreadConstraint;
+      if (!hasOwn(labels, c.topologyKey)) {
         return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
       }
       const self = selectorMatches(c.selector, pod.metadata.labels) ? 1 : 0;
@@ -235,96 +396,50 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     // Nodes need every topology key only for the pod's own constraints; system defaults let a
     // node without a zone label still take part in hostname spreading.
     const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0;
-    const ignored = new Set<string>();
-    const pairCounts: PairCounts = new Map();
-    const topoSize = constraints.map(() => 0);
-    // hostname domains are single nodes: they are counted per node in Score
-    const domainsByConstraint = constraints.map((c) =>
-      c.topologyKey === LABEL_HOSTNAME ? undefined : domainsOf(pairCounts, c.topologyKey),
-    );
-    for (const info of feasible) {
-      if (requireAll && !hasAllKeys(info.node, constraints)) {
-        ignored.add(info.name);
-        continue;
-      }
-      for (let i = 0; i < constraints.length; i++) {
-        const domains = domainsByConstraint[i];
-        if (!domains) continue;
-        const value = info.node.metadata.labels?.[(constraints[i] as SpreadConstraint).topologyKey];
-        if (!domains.has(value ?? '')) {
-          domains.set(value ?? '', 0);
-          topoSize[i] = (topoSize[i] ?? 0) + 1;
-        }
-      }
-    }
-    const weights = constraints.map((c, i) => {
-      const size =
-        c.topologyKey === LABEL_HOSTNAME ? feasible.length - ignored.size : (topoSize[i] ?? 0);
-      return Math.log(size + 2);
-    });
     const ns = pod.metadata.namespace ?? 'default';
-    const countKeys = constraints.map((c) => countKey(c.selector, ns));
-    // Score only reads the pair of a node that has the key, so only those pairs need counts
-    // (a cluster without zone labels skips the zone default's count entirely).
-    const scoredPairs: PairCounts = new Map();
-    for (const info of feasible) {
-      const labels = info.node.metadata.labels ?? {};
-      for (const c of constraints) {
-        if (c.topologyKey === LABEL_HOSTNAME) continue;
-        if (Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
-          domainsOf(scoredPairs, c.topologyKey).set(labels[c.topologyKey] ?? '', 0);
-        }
-      }
-    }
-    if (scoredPairs.size > 0) {
-      for (const info of snapshot.nodes) {
-        if (requireAll && !hasAllKeys(info.node, constraints)) continue;
-        if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
-        constraints.forEach((c, i) => {
-          const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
-          const domains = pairCounts.get(c.topologyKey);
-          const cur = domains?.get(value);
-          if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) return;
-          domains?.set(value, cur + countOnNode(info, c.selector, ns, countKeys[i] as string));
-        });
-      }
-    }
-    return { skip: false, state: { constraints, countKeys, ignored, pairCounts, weights } };
+    const counted = constraints.map((c) => countedSelector(c.selector, ns));
+    const key = layoutKey(constraints, requireAll);
+    const remembered = layouts.get(key);
+    const layout =
+      remembered && isSameNodes(remembered.nodes, feasible)
+        ? remembered.layout
+        : nodeLayout(pod, feasible, snapshot, constraints, counted, requireAll, key);
+    return { skip: false, state: { constraints, counted, ...layout } };
   },
-  score(pod, node: NodeInfo, state) {
-    if (!state || state.ignored.has(node.name)) return 0;
+  score(_pod, node: NodeInfo, state) {
+    if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;
     const labels = node.node.metadata.labels ?? {};
     let score = 0;
     for (let i = 0; i < state.constraints.length; i++) {
       const c = state.constraints[i] as SpreadConstraint;
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) continue;
+      if (!hasOwn(labels, c.topologyKey)) continue;
       const cnt =
         c.topologyKey === LABEL_HOSTNAME
-          ? countOnNode(
-              node,
-              c.selector,
-              pod.metadata.namespace ?? 'default',
-              state.countKeys[i] as string,
-            )
+          ? countOnNode(node, state.counted[i] as CountedSelector)
           : (state.pairCounts.get(c.topologyKey)?.get(labels[c.topologyKey] ?? '') ?? 0);
       // scoreForCount: cnt * log(domains + 2) + (maxSkew - 1)
       score += cnt * (state.weights[i] ?? 0) + (c.maxSkew - 1);
     }
     return Math.round(score);
   },
-  normalize(scores, state) {
-    if (!state) return scores.map((s) => s.score);
+  normalize(scores, nodes, state) {
+    if (!state) return scores.slice();
+    const isIgnored = (i: number): boolean =>
+      state.ignored.size > 0 && state.ignored.has((nodes[i] as NodeInfo).name);
     let min = Number.MAX_SAFE_INTEGER;
     let max = 0;
-    for (const s of scores) {
-      if (state.ignored.has(s.node)) continue;
-      min = Math.min(min, s.score);
-      max = Math.max(max, s.score);
+    for (let i = 0; i < scores.length; i++) {
+      if (isIgnored(i)) continue;
+      min = Math.min(min, scores[i] as number);
+      max = Math.max(max, scores[i] as number);
     }
-    return scores.map((s) => {
-      if (state.ignored.has(s.node)) return 0;
-      if (max === 0) return MAX_NODE_SCORE;
-      return Math.trunc((MAX_NODE_SCORE * (max + min - s.score)) / max);
-    });
+    const out = new Array<number>(scores.length);
+    for (let i = 0; i < scores.length; i++) {
+      const s = scores[i] as number;
+      if (isIgnored(i)) out[i] = 0;
+      else if (max === 0) out[i] = MAX_NODE_SCORE;
+      else out[i] = Math.trunc((MAX_NODE_SCORE * (max + min - s)) / max);
+    }
+    return out;
   },
 };

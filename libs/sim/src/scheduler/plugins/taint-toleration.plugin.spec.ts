@@ -84,10 +84,7 @@ describe('TaintToleration score', () => {
     const pre = taintTolerationPlugin.preScore!(pod, snap.nodes, snap);
     const raw = snap.nodes.map((n) => taintTolerationPlugin.score(pod, n, pre.state, snap));
     expect(raw).toEqual([0, 1, 2]);
-    const norm = taintTolerationPlugin.normalize!(
-      snap.nodes.map((n, i) => ({ node: n.name, score: raw[i]! })),
-      pre.state,
-    );
+    const norm = taintTolerationPlugin.normalize!(raw, snap.nodes, pre.state);
     expect(norm).toEqual([100, 50, 0]);
   });
 
@@ -97,11 +94,6 @@ describe('TaintToleration score', () => {
     const pre = taintTolerationPlugin.preScore!(pod, snap.nodes, snap);
     const raw = snap.nodes.map((n) => taintTolerationPlugin.score(pod, n, pre.state, snap));
     expect(raw).toEqual([0, 0]);
-    expect(
-      taintTolerationPlugin.normalize!(
-        raw.map((score, i) => ({ node: snap.nodes[i]!.name, score })),
-        pre.state,
-      ),
-    ).toEqual([100, 100]);
+    expect(taintTolerationPlugin.normalize!(raw, snap.nodes, pre.state)).toEqual([100, 100]);
   });
 });

@@ -80,9 +80,6 @@ export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
     return untolerated;
   },
   normalize(scores) {
-    return defaultNormalizeScore(
-      scores.map((s) => s.score),
-      true,
-    );
+    return defaultNormalizeScore(scores, true);
   },
 };

@@ -41,6 +41,12 @@ export function podClaimNames(pod: Pod): string[] {
   return out;
 }
 
+/** Whether any of the pod's volumes uses a claim (podClaimNames is not empty). */
+export function usesClaims(pod: Pod): boolean {
+  for (const v of pod.spec.volumes ?? []) if (v.persistentVolumeClaim?.claimName) return true;
+  return false;
+}
+
 /** storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over the field. */
 export function claimClass(claim: PersistentVolumeClaim): string {
   const ann = claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];

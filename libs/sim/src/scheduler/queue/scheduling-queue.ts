@@ -167,6 +167,8 @@ export class SchedulingQueue {
     only?: string,
   ): string[] {
     const moved: string[] = [];
+    // most events come while no pod waits (every bound pod is one)
+    if (this.waiting.size === 0) return moved;
     const candidates =
       only === undefined ? [...this.waiting.values()] : [this.waiting.get(only)].filter(Boolean);
     for (const p of candidates as QueuedPod[]) {
@@ -181,6 +183,7 @@ export class SchedulingQueue {
   /** The two tickers: flushBackoffQCompleted (1 s) and flushUnschedulablePodsLeftover (30 s). */
   flush(now: number): string[] {
     const moved: string[] = [];
+    if (this.waiting.size === 0) return moved;
     for (const p of [...this.waiting.values()]) {
       if (p.where === 'backoff' && ceilTo(this.backoffExpiry(p), BACKOFF_FLUSH_PERIOD_MS) <= now) {
         this.setWhere(p, 'active');
