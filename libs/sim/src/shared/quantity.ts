@@ -29,10 +29,31 @@ export function isValidQuantity(q: unknown): boolean {
   return typeof q === 'string' && QUANTITY_RE.test(q.trim()) && !Number.isNaN(parseFloat(q));
 }
 
+// Every replica, container and node states the same few texts ('100m', '128Mi', '4Gi'): each
+// text is parsed once per conversion. The memos are bounded so odd inputs cannot grow them.
+const parsedQuantities = new Map<string, number>();
+const milliCpus = new Map<string, number>();
+const intValues = new Map<string, number>();
+const MAX_MEMOIZED = 1000;
+
+function memoized(memo: Map<string, number>, q: string, convert: (q: string) => number): number {
+  let v = memo.get(q);
+  if (v === undefined) {
+    v = convert(q);
+    if (memo.size >= MAX_MEMOIZED) memo.clear();
+    memo.set(q, v);
+  }
+  return v;
+}
+
 /** The value in base units (cores for cpu, bytes for memory). NaN when malformed. */
 export function parseQuantity(q: string | number | undefined): number {
   if (q === undefined) return 0;
   if (typeof q === 'number') return q;
+  return memoized(parsedQuantities, q, parseText);
+}
+
+function parseText(q: string): number {
   const m = q.trim().match(QUANTITY_RE);
   if (!m) return NaN;
   const n = parseFloat(m[1] as string);
@@ -44,10 +65,20 @@ export function parseQuantity(q: string | number | undefined): number {
 
 /** CPU quantity in integer millicores, rounded up like resource.Quantity.MilliValue(). */
 export function milliCpu(q: string | number | undefined): number {
+  if (typeof q === 'string') return memoized(milliCpus, q, milliCpuOf);
+  return milliCpuOf(q);
+}
+
+function milliCpuOf(q: string | number | undefined): number {
   return Math.ceil(parseQuantity(q) * 1000 - 1e-9);
 }
 
 /** Integer value (bytes for memory, count for pods), rounded up. */
 export function intValue(q: string | number | undefined): number {
+  if (typeof q === 'string') return memoized(intValues, q, intValueOf);
+  return intValueOf(q);
+}
+
+function intValueOf(q: string | number | undefined): number {
   return Math.ceil(parseQuantity(q) - 1e-9);
 }

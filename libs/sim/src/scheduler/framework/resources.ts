@@ -29,30 +29,10 @@ export function fromResourceList(list: ResourceList | undefined): Resources {
 }
 
 function setQuantity(r: Resources, name: string, q: string | undefined): void {
-  if (name === 'cpu') r.milliCpu = parsed(milliCpus, q, milliCpu);
-  else if (name === 'memory') r.memory = parsed(intValues, q, intValue);
-  else if (name === 'ephemeral-storage') r.ephemeralStorage = parsed(intValues, q, intValue);
-  else if (name !== 'pods') r.scalar[name] = parsed(intValues, q, intValue);
-}
-
-// Every replica states the same few quantities ('100m', '128Mi'): each text is parsed once.
-const milliCpus = new Map<string, number>();
-const intValues = new Map<string, number>();
-const MAX_PARSED = 1000;
-
-function parsed(
-  memo: Map<string, number>,
-  q: string | undefined,
-  parse: (q: string | undefined) => number,
-): number {
-  if (typeof q !== 'string') return parse(q);
-  let v = memo.get(q);
-  if (v === undefined) {
-    v = parse(q);
-    if (memo.size >= MAX_PARSED) memo.clear();
-    memo.set(q, v);
-  }
-  return v;
+  if (name === 'cpu') r.milliCpu = milliCpu(q);
+  else if (name === 'memory') r.memory = intValue(q);
+  else if (name === 'ephemeral-storage') r.ephemeralStorage = intValue(q);
+  else if (name !== 'pods') r.scalar[name] = intValue(q);
 }
 
 export function addResources(a: Resources, b: Resources): Resources {

@@ -3,7 +3,7 @@
 // an image present everywhere does not pull every pod to one node). Small images (< 23MB) count
 // for nothing; the sum is capped at 1000MB per container.
 
-import type { Pod } from '../../model';
+import type { Container, Pod } from '../../model';
 import type { ScorePlugin } from '../framework/plugin-types';
 import { MAX_NODE_SCORE } from '../framework/plugin-types';
 import type { NodeInfo, Snapshot } from '../framework/node-info';
@@ -20,9 +20,15 @@ export function normalizedImageName(name: string): string {
 
 /** The pod's images (init containers first) as nodes report them, taken once per cycle. */
 function podImageNames(pod: Pod): string[] {
-  return [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])].map((c) =>
-    normalizedImageName(c.image),
-  );
+  const inits = pod.spec.initContainers ?? [];
+  const containers = pod.spec.containers ?? [];
+  // made at its length, without the merged container list a spread would build first
+  const names = new Array<string>(inits.length + containers.length);
+  for (let i = 0; i < inits.length; i++)
+    names[i] = normalizedImageName((inits[i] as Container).image);
+  for (let i = 0; i < containers.length; i++)
+    names[inits.length + i] = normalizedImageName((containers[i] as Container).image);
+  return names;
 }
 
 export function sumImageScores(pod: Pod, node: NodeInfo, totalNumNodes: number): number {
@@ -31,8 +37,9 @@ export function sumImageScores(pod: Pod, node: NodeInfo, totalNumNodes: number):
 
 function sumScoresOf(images: string[], node: NodeInfo, totalNumNodes: number): number {
   let sum = 0;
-  for (const image of images) {
-    const state = node.imageStates.get(image);
+  const states = node.imageStates;
+  for (let i = 0; i < images.length; i++) {
+    const state = states.get(images[i] as string);
     if (!state) continue;
     // scaledImageScore: int64(float64(size) * numNodes/totalNumNodes)
     sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNumNodes));
