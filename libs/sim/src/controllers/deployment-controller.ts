@@ -83,7 +83,7 @@ export class DeploymentController extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource === 'replicasets') {
+    if (resource === 'replicasets' && events.length > 0) {
       const keys = events.map((ev) => keyOf(ev.object));
       this.rsByOwner.apply(events, keys);
       this.orphanRsByNs.apply(events, keys);

@@ -71,7 +71,7 @@ export class ReplicaSetController extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource !== 'pods') return;
+    if (resource !== 'pods' || events.length === 0) return;
     const keys = events.map((ev) => keyOf(ev.object));
     this.podsByOwner.apply(events, keys);
     this.orphansByNs.apply(events, keys);
