@@ -52,7 +52,7 @@ import {
   type DeploymentStatus,
   type ResolvedDeployment,
 } from './deployment-util';
-import { byControllerUid, byNamespace, Index } from './indexer';
+import { byControllerUid, byNamespace, Index, noValues } from './indexer';
 import { stableEqual } from './stable-equal';
 
 class Failed extends Error {}
@@ -71,7 +71,7 @@ export class DeploymentController extends BaseController {
   // a Deployment claims its own ReplicaSets and orphans of its namespace: the others of the
   // namespace (every other Deployment's) need not be looked at
   private readonly rsByOwner = new Index(byControllerUid);
-  private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? [] : byNamespace(o)));
+  private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? noValues : byNamespace(o)));
 
   constructor() {
     super(['deployments', 'replicasets', 'pods']);

@@ -154,7 +154,9 @@ export const byOwnerUid: IndexFunc = (o) => {
 // one values array per node name (indexes never change the arrays they are given): a pod's
 // status writes then keep the very array its entry holds
 const nodeValues = new Map<string, string[]>();
-const noValues: string[] = [];
+
+/** The values of an object an index leaves out, shared (indexes never change them). */
+export const noValues = Object.freeze([]) as unknown as string[];
 
 export const byNodeName: IndexFunc = (o) => {
   const node = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
