@@ -74,10 +74,12 @@ export class GarbageCollector extends BaseController {
       for (const dep of this.dependents.sortedKeys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
       return keys;
     }
-    if ((obj.metadata.ownerReferences ?? []).length > 0) keys.push(dependentKey(resource, obj));
-    const f = obj.metadata.finalizers ?? [];
+    const refs = obj.metadata.ownerReferences;
+    if (refs != null && refs.length > 0) keys.push(dependentKey(resource, obj));
+    const f = obj.metadata.finalizers;
     if (
       obj.metadata.deletionTimestamp &&
+      f != null &&
       (f.includes('orphan') || f.includes('foregroundDeletion'))
     ) {
       keys.push(`owner|${taggedKey(resource, obj)}`);
