@@ -218,7 +218,9 @@ export abstract class BaseController implements Component {
       for (const key of this.allKeys()) if (!this.queue.has(key)) this.queue.set(key, {});
     }
     // deleting the entry being visited is safe in a Map iteration, and nothing else changes it here
-    for (const [key, at] of this.delayed) {
+    // by key, not by [key, at] entry (no array per delayed key at each wake)
+    for (const key of this.delayed.keys()) {
+      const at = this.delayed.get(key) as number;
       if (at <= pass.now) {
         this.delayed.delete(key);
         if (!this.queue.has(key)) this.queue.set(key, {});
@@ -226,7 +228,9 @@ export abstract class BaseController implements Component {
     }
     // most passes of a busy cluster find nothing queued (another controller's change woke them)
     if (this.queue.size > 0) {
-      const keys = [...this.queue.keys()].sort();
+      const keys = [...this.queue.keys()];
+      // keys are often queued in order already; sorting copies the array into a work area
+      if (!isSorted(keys)) keys.sort();
       for (const key of keys) {
         const entry = this.queue.get(key) as QueueEntry;
         this.queue.delete(key);
@@ -345,6 +349,12 @@ export abstract class BaseController implements Component {
 }
 
 export { keyOf };
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++)
+    if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
+}
 
 export function splitKey(key: string): { namespace?: string; name: string } {
   const i = key.indexOf('/');

@@ -52,7 +52,7 @@ import {
   type DeploymentStatus,
   type ResolvedDeployment,
 } from './deployment-util';
-import { byControllerUid, byNamespace, Index } from './indexer';
+import { byControllerUid, byNamespace, Index, noValues } from './indexer';
 import { stableEqual } from './stable-equal';
 
 class Failed extends Error {}
@@ -71,7 +71,7 @@ export class DeploymentController extends BaseController {
   // a Deployment claims its own ReplicaSets and orphans of its namespace: the others of the
   // namespace (every other Deployment's) need not be looked at
   private readonly rsByOwner = new Index(byControllerUid);
-  private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? [] : byNamespace(o)));
+  private readonly orphanRsByNs = new Index((o) => (controllerRef(o) ? noValues : byNamespace(o)));
 
   constructor() {
     super(['deployments', 'replicasets', 'pods']);
@@ -83,7 +83,7 @@ export class DeploymentController extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource === 'replicasets') {
+    if (resource === 'replicasets' && events.length > 0) {
       const keys = events.map((ev) => keyOf(ev.object));
       this.rsByOwner.apply(events, keys);
       this.orphanRsByNs.apply(events, keys);
@@ -797,15 +797,27 @@ function ownerRefTo(d: Deployment): OwnerReference {
   };
 }
 
+/**
+ * Whether two statuses agree on every field that is set and not zero (an unset count and a zero
+ * one are the same status), compared in place rather than through sorted copies of both.
+ */
 function sameStatus(a: DeploymentStatus | undefined, b: DeploymentStatus): boolean {
-  return stableEqual(normalize(a ?? {}), normalize(b));
-}
-
-function normalize(s: DeploymentStatus): unknown {
-  const keys = Object.keys(s).sort();
-  return keys
-    .map((k) => [k, (s as Record<string, unknown>)[k]])
-    .filter(([, v]) => v !== undefined && v !== 0);
+  const x = (a ?? {}) as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let significant = 0;
+  for (const k of Object.keys(x)) {
+    const v = x[k];
+    if (v === undefined || v === 0) continue;
+    significant++;
+    const w = y[k];
+    if (w === undefined || w === 0 || !Object.prototype.hasOwnProperty.call(y, k)) return false;
+    if (!stableEqual(v, w)) return false;
+  }
+  for (const k of Object.keys(y)) {
+    const w = y[k];
+    if (w !== undefined && w !== 0) significant--;
+  }
+  return significant === 0;
 }
 
 function summarize(s: DeploymentStatus): string {

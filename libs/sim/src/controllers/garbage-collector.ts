@@ -74,11 +74,12 @@ export class GarbageCollector extends BaseController {
       for (const dep of this.dependents.sortedKeys(obj.metadata.uid ?? '')) keys.push(`dep|${dep}`);
       return keys;
     }
-    if ((obj.metadata.ownerReferences ?? []).length > 0)
-      keys.push(`dep|${taggedKey(resource, obj)}`);
-    const f = obj.metadata.finalizers ?? [];
+    const refs = obj.metadata.ownerReferences;
+    if (refs != null && refs.length > 0) keys.push(dependentKey(resource, obj));
+    const f = obj.metadata.finalizers;
     if (
       obj.metadata.deletionTimestamp &&
+      f != null &&
       (f.includes('orphan') || f.includes('foregroundDeletion'))
     ) {
       keys.push(`owner|${taggedKey(resource, obj)}`);
@@ -286,12 +287,22 @@ export class GarbageCollector extends BaseController {
 const frozenTaggedKeys = new WeakMap<KubeObject, string>();
 
 function taggedKey(resource: string, obj: KubeObject): string {
-  if (!Object.isFrozen(obj) || !Object.isFrozen(obj.metadata)) return buildTaggedKey(resource, obj);
+  // only frozen objects are remembered, and they stay frozen: a hit needs no frozen check
   let key = frozenTaggedKeys.get(obj);
-  if (key === undefined) {
-    key = buildTaggedKey(resource, obj);
-    frozenTaggedKeys.set(obj, key);
-  }
+  if (key !== undefined) return key;
+  key = buildTaggedKey(resource, obj);
+  if (Object.isFrozen(obj) && Object.isFrozen(obj.metadata)) frozenTaggedKeys.set(obj, key);
+  return key;
+}
+
+// the queue key of a dependent, built once per frozen object as its tagged key is
+const frozenDependentKeys = new WeakMap<KubeObject, string>();
+
+function dependentKey(resource: string, obj: KubeObject): string {
+  let key = frozenDependentKeys.get(obj);
+  if (key !== undefined) return key;
+  key = `dep|${taggedKey(resource, obj)}`;
+  if (Object.isFrozen(obj) && Object.isFrozen(obj.metadata)) frozenDependentKeys.set(obj, key);
   return key;
 }
 

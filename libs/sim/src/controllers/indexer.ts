@@ -128,14 +128,13 @@ function refUids(
   memo: WeakMap<OwnerReference[], string[]>,
   controllerOnly: boolean,
 ): string[] {
-  const frozen = Object.isFrozen(refs) && allFrozen(refs);
-  let uids = frozen ? memo.get(refs) : undefined;
-  if (uids === undefined) {
-    // loops rather than filter/map
-    uids = [];
-    for (const r of refs) if (!controllerOnly || r.controller === true) uids.push(r.uid);
-    if (frozen) memo.set(refs, uids);
-  }
+  // only frozen lists are remembered, and they stay frozen: a hit needs no frozen check
+  let uids = memo.get(refs);
+  if (uids !== undefined) return uids;
+  // loops rather than filter/map
+  uids = [];
+  for (const r of refs) if (!controllerOnly || r.controller === true) uids.push(r.uid);
+  if (Object.isFrozen(refs) && allFrozen(refs)) memo.set(refs, uids);
   return uids;
 }
 
@@ -152,9 +151,22 @@ export const byOwnerUid: IndexFunc = (o) => {
   const refs = o.metadata.ownerReferences;
   return refs == null ? [] : refUids(refs, ownerUids, false);
 };
+// one values array per node name (indexes never change the arrays they are given): a pod's
+// status writes then keep the very array its entry holds
+const nodeValues = new Map<string, string[]>();
+
+/** The values of an object an index leaves out, shared (indexes never change them). */
+export const noValues = Object.freeze([]) as unknown as string[];
+
 export const byNodeName: IndexFunc = (o) => {
   const node = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
-  return node ? [node] : [];
+  if (!node) return noValues;
+  let values = nodeValues.get(node);
+  if (values === undefined) {
+    if (nodeValues.size >= 65_536) nodeValues.clear(); // bounded across the labs of a process
+    nodeValues.set(node, (values = [node]));
+  }
+  return values;
 };
 
 const namespacedLabels = new WeakMap<Record<string, string>, { ns: string; values: string[] }>();
@@ -164,11 +176,11 @@ export const byNamespacedLabel: IndexFunc = (o) => {
   const labels = o.metadata.labels;
   if (labels == null) return [];
   const ns = o.metadata.namespace ?? '';
-  const frozen = Object.isFrozen(labels);
-  const hit = frozen ? namespacedLabels.get(labels) : undefined;
+  // only frozen maps are remembered, and they stay frozen: a hit needs no frozen check
+  const hit = namespacedLabels.get(labels);
   if (hit !== undefined && hit.ns === ns) return hit.values;
   const values = Object.entries(labels).map(([k, v]) => `${ns}|${k}=${v}`);
-  if (frozen) namespacedLabels.set(labels, { ns, values });
+  if (Object.isFrozen(labels)) namespacedLabels.set(labels, { ns, values });
   return values;
 };
 

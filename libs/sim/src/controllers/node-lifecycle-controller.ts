@@ -141,11 +141,13 @@ export class NodeLifecycleController extends BaseController {
     this.taintingPass(pass);
     // A node whose heartbeats stopped has a deadline pending: make sure the lab runs us then,
     // even if nothing else happens (healthy nodes need no timer: their kubelets keep us busy).
-    for (const [name, h] of this.health) {
-      const deadline = h.probeTimestamp + NODE_MONITOR_GRACE_MS;
+    // by key, not by [name, h] entry: this runs at every wake (one array per node each)
+    for (const name of this.health.keys()) {
+      const h = this.health.get(name) as NodeHealth;
       const stale = pass.now - h.probeTimestamp > 2 * NODE_MONITOR_PERIOD_MS;
+      if (!stale) continue;
+      const deadline = h.probeTimestamp + NODE_MONITOR_GRACE_MS;
       if (
-        stale &&
         deadline >= pass.now &&
         readyCondition(this.informer<Node>('nodes').get(undefined, name))?.status === 'True'
       ) {

@@ -36,9 +36,9 @@ export class OwnedPodCounts {
       const key = keys[i] as string;
       const old = this.entries.get(key);
       const entry =
-        ev.type === 'ADDED' || ev.type === 'MODIFIED' ? entryOf(ev.object as Pod) : undefined;
+        ev.type === 'ADDED' || ev.type === 'MODIFIED' ? entryOf(ev.object as Pod, old) : undefined;
       // most pod changes are status writes that leave the pod where it was counted
-      if (old && entry && sameEntry(old, entry)) continue;
+      if (old && entry === old) continue;
       if (old) {
         this.count(old, -1);
         this.entries.delete(key);
@@ -71,24 +71,31 @@ export class OwnedPodCounts {
   }
 }
 
-function entryOf(pod: Pod): PodEntry | undefined {
+/** The pod's entry: `old` itself when the pod stays where it was counted (no new entry made). */
+function entryOf(pod: Pod, old: PodEntry | undefined): PodEntry | undefined {
   const uids = byControllerUid(pod);
   if (uids.length === 0) return undefined;
   const labels = pod.metadata.labels ?? {};
   const active = isPodActive(pod);
-  return {
-    owners: uids.length === 1 ? uids : [...new Set(uids)],
-    labels,
-    group: groupOf(labels),
-    active,
-    ready: active && isPodReady(pod),
-  };
+  const ready = active && isPodReady(pod);
+  const group = groupOf(labels);
+  const owners = uids.length === 1 ? uids : [...new Set(uids)];
+  if (
+    old !== undefined &&
+    old.group === group &&
+    old.active === active &&
+    old.ready === ready &&
+    sameOwners(old.owners, owners)
+  ) {
+    return old;
+  }
+  return { owners, labels, group, active, ready };
 }
 
-function sameEntry(a: PodEntry, b: PodEntry): boolean {
-  if (a.group !== b.group || a.active !== b.active || a.ready !== b.ready) return false;
-  if (a.owners.length !== b.owners.length) return false;
-  for (let i = 0; i < a.owners.length; i++) if (a.owners[i] !== b.owners[i]) return false;
+function sameOwners(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -97,11 +104,10 @@ function sameEntry(a: PodEntry, b: PodEntry): boolean {
 const groupNames = new WeakMap<Labels, string>();
 
 function groupOf(labels: Labels): string {
-  if (!Object.isFrozen(labels)) return JSON.stringify(labels);
+  // only frozen labels are remembered, and they stay frozen: a hit needs no frozen check
   let group = groupNames.get(labels);
-  if (group === undefined) {
-    group = JSON.stringify(labels);
-    groupNames.set(labels, group);
-  }
+  if (group !== undefined) return group;
+  group = JSON.stringify(labels);
+  if (Object.isFrozen(labels)) groupNames.set(labels, group);
   return group;
 }

@@ -21,7 +21,7 @@ import {
   splitKey,
   type SyncResult,
 } from './base-controller';
-import { byControllerUid, Index } from './indexer';
+import { byControllerUid, Index, noValues } from './indexer';
 import { OwnedPodCounts } from './owned-pod-counts';
 import { comparePodsForDeletion, isPodActive, podCondition } from './pod-util';
 
@@ -62,7 +62,7 @@ export class ReplicaSetController extends BaseController {
   readonly periodMs = 5_000;
   private readonly podsByOwner = new Index(byControllerUid);
   private readonly orphansByNs = new Index((o) =>
-    controllerRef(o) ? [] : [o.metadata.namespace ?? ''],
+    controllerRef(o) ? noValues : [o.metadata.namespace ?? ''],
   );
   private readonly ownedCounts = new OwnedPodCounts();
 
@@ -71,7 +71,7 @@ export class ReplicaSetController extends BaseController {
   }
 
   protected override observe(resource: string, events: WatchEvent[]): void {
-    if (resource !== 'pods') return;
+    if (resource !== 'pods' || events.length === 0) return;
     const keys = events.map((ev) => keyOf(ev.object));
     this.podsByOwner.apply(events, keys);
     this.orphansByNs.apply(events, keys);
@@ -87,7 +87,7 @@ export class ReplicaSetController extends BaseController {
     const obj = ev.object;
     if (resource === 'replicasets') return [keyOf(obj)];
     const ref = controllerRef(obj);
-    if (ref) return ref.kind === 'ReplicaSet' ? [`${obj.metadata.namespace}/${ref.name}`] : [];
+    if (ref) return ref.kind === 'ReplicaSet' ? ownerKeys(obj.metadata.namespace, ref) : [];
     if (ev.type === 'DELETED') return [];
     return this.informer<ReplicaSet>('replicasets')
       .list(
@@ -468,4 +468,16 @@ function sameConditionReasons(a: Condition[], b: Condition[]): boolean {
     if ((x.reason ?? null) !== (y.reason ?? null)) return false;
   }
   return true;
+}
+
+// A pod's status writes keep its frozen controller reference: the key it queues is built once
+// per reference (the queue only reads the array).
+const ownerKeysOf = new WeakMap<object, { namespace: string | undefined; keys: string[] }>();
+
+function ownerKeys(namespace: string | undefined, ref: { name: string }): string[] {
+  const hit = ownerKeysOf.get(ref);
+  if (hit !== undefined && hit.namespace === namespace) return hit.keys;
+  const keys = [`${namespace}/${ref.name}`];
+  if (Object.isFrozen(ref)) ownerKeysOf.set(ref, { namespace, keys });
+  return keys;
 }

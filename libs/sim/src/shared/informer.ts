@@ -39,18 +39,24 @@ export class Informer<T extends KubeObject = KubeObject> {
       // 410 Expired relists; any other failure (apiserver down, no quorum) keeps the stale cache.
       return events.code === 410 ? this.relist(client) : [];
     }
-    const last = events[events.length - 1];
-    if (last?.type === 'BOOKMARK') {
+    // most syncs of a busy cluster find nothing new (another component's change woke them)
+    if (events.length === 0) return events as WatchEvent<T>[];
+    let revision = this.revision;
+    const last = events[events.length - 1] as WatchEvent;
+    if (last.type === 'BOOKMARK') {
       // a filtered watch read further than its last event: resume from there next time
-      this.revision = Math.max(this.revision, last.revision);
+      if (last.revision > revision) revision = last.revision;
       events.pop();
     }
-    for (const ev of events) {
-      this.revision = Math.max(this.revision, ev.revision);
-      const key = keyOf(ev.object);
-      if (ev.type === 'DELETED') this.cache.delete(key);
-      else if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.cache.set(key, ev.object as T);
+    const cache = this.cache;
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i] as WatchEvent;
+      if (ev.revision > revision) revision = ev.revision;
+      const type = ev.type;
+      if (type === 'DELETED') cache.delete(keyOf(ev.object));
+      else if (type === 'ADDED' || type === 'MODIFIED') cache.set(keyOf(ev.object), ev.object as T);
     }
+    this.revision = revision;
     return events as WatchEvent<T>[];
   }
 
@@ -121,12 +127,11 @@ export class Informer<T extends KubeObject = KubeObject> {
 const frozenKeys = new WeakMap<KubeObject, string>();
 
 export function keyOf(obj: KubeObject): string {
-  if (!Object.isFrozen(obj) || !Object.isFrozen(obj.metadata)) return buildKey(obj);
+  // only frozen objects are remembered, and they stay frozen: a hit needs no frozen check
   let key = frozenKeys.get(obj);
-  if (key === undefined) {
-    key = buildKey(obj);
-    frozenKeys.set(obj, key);
-  }
+  if (key !== undefined) return key;
+  key = buildKey(obj);
+  if (Object.isFrozen(obj) && Object.isFrozen(obj.metadata)) frozenKeys.set(obj, key);
   return key;
 }
 
