@@ -114,17 +114,15 @@ export class WatchCache {
     const c = this.caches.get(resource);
     if (!c) return [];
     const keys = (c.sorted ??= [...c.objects.keys()].sort());
-    const out: CacheEntry[] = [];
-    if (!(namespace && c.info.namespaced)) {
-      for (const k of keys) out.push(c.objects.get(k) as CacheEntry);
-      return out;
-    }
+    const objects = c.objects;
+    // sized once: lists of thousands of pods would otherwise regrow their array many times
+    if (!(namespace && c.info.namespaced)) return keys.map((k) => objects.get(k) as CacheEntry);
     const prefix = `/registry/${c.info.etcdPrefix}/${namespace}/`;
-    for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
-      const k = keys[i] as string;
-      if (!k.startsWith(prefix)) break;
-      out.push(c.objects.get(k) as CacheEntry);
-    }
+    const start = lowerBound(keys, prefix);
+    let end = start;
+    while (end < keys.length && (keys[end] as string).startsWith(prefix)) end++;
+    const out = new Array<CacheEntry>(end - start);
+    for (let i = start; i < end; i++) out[i - start] = objects.get(keys[i] as string) as CacheEntry;
     return out;
   }
 
