@@ -146,20 +146,18 @@ export class WatchCache {
     const prevEntry = c.objects.get(key);
     const prev = prevEntry && !isCorrupt(prevEntry) ? prevEntry : undefined;
     let ev: CachedEvent | null = null;
+    // every event is one literal of the same shape (no field added later)
     if (entry === null) {
       if (c.objects.delete(key)) removeKey(c, key);
-      if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision };
+      if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision, traceSeq };
     } else {
       deepFreeze(entry);
       if (!prevEntry) addKey(c, key);
       c.objects.set(key, entry);
       if (!isCorrupt(entry))
-        ev = prev
-          ? { type: 'MODIFIED', object: entry, prev, revision }
-          : { type: 'ADDED', object: entry, revision };
+        ev = { type: prev ? 'MODIFIED' : 'ADDED', object: entry, prev, revision, traceSeq };
     }
     if (ev) {
-      if (traceSeq !== undefined) ev.traceSeq = traceSeq;
       c.history.push(ev);
       if (c.byNode) indexByNode(c.byNode, ev);
       if (c.history.length > this.capacity) {
