@@ -90,7 +90,7 @@ function setOf(
   let same = memo !== undefined;
   for (let i = 0; i < n; i++) {
     const kid = kids[base + i];
-    if (kid !== undefined && !Object.isFrozen(kid)) shared = false;
+    if (kid !== undefined && kid !== EMPTY && !Object.isFrozen(kid)) shared = false;
     if (same && (memo as SetMemo).kids[i] !== kid) same = false;
   }
   if (same && shared) return (memo as SetMemo).set;
