@@ -269,7 +269,8 @@ function node(v: unknown, field: string): Record<string, unknown> {
 function buildNode(v: object, field: string): Record<string, unknown> {
   if (Array.isArray(v)) {
     const keys = LIST_KEYS[field];
-    if (!keys) return {};
+    // a list without merge keys is owned whole: its set is empty
+    if (!keys) return EMPTY;
     // the frame holds each item's name and set (undefined for an item that is not an object)
     const base = reserve(2 * v.length);
     for (let i = 0; i < v.length; i++) {
