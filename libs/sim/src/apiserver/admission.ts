@@ -15,6 +15,7 @@ import type {
 } from '../model';
 import type { Rng } from '../runtime/rng';
 import { randomSuffix } from '../runtime/rng';
+import { deepFreeze } from '../shared/deep-freeze';
 
 export const SIDECAR_LABEL = 'kubejourney.dev/sidecar-injection';
 export const POLICY_LABEL = 'kubejourney.dev/policy';
@@ -129,6 +130,25 @@ function defaultTolerationSeconds(spec: PodSpec, out: MutationRecord[]): void {
 
 const SERVICE_ACCOUNT_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 
+// The same for every pod, and only ever read (stored pods are frozen whole): shared, not copied.
+const TOKEN_PROJECTION = deepFreeze({
+  defaultMode: 420,
+  sources: [
+    { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+    { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+    {
+      downwardAPI: {
+        items: [
+          {
+            fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' },
+            path: 'namespace',
+          },
+        ],
+      },
+    },
+  ],
+});
+
 function serviceAccount(pod: Pod, ctx: AdmissionContext, out: MutationRecord[]): void {
   const spec = pod.spec;
   if (!spec.serviceAccountName) {
@@ -154,29 +174,7 @@ function serviceAccount(pod: Pod, ctx: AdmissionContext, out: MutationRecord[]):
     needsTokenVolume = true;
   }
   if (!needsTokenVolume) return;
-  spec.volumes = [
-    ...(spec.volumes ?? []),
-    {
-      name,
-      projected: {
-        defaultMode: 420,
-        sources: [
-          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-          {
-            downwardAPI: {
-              items: [
-                {
-                  fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' },
-                  path: 'namespace',
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ];
+  spec.volumes = [...(spec.volumes ?? []), { name, projected: TOKEN_PROJECTION }];
   out.push({ plugin: 'ServiceAccount', change: `mounted projected token volume ${name}` });
 }
 

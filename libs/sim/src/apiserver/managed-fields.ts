@@ -25,22 +25,115 @@ const SKIP_META = new Set([
 ]);
 
 export function buildFieldsV1(body: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key: k, field } of shapeOf(body).sorted) {
-    if (SKIP_TOP.has(k) || body[k] === undefined) continue;
-    if (k === 'metadata') {
-      const meta = (body[k] ?? {}) as Record<string, unknown>;
-      const m: Record<string, unknown> = {};
-      for (const { key: mk, field: mf } of shapeOf(meta).sorted) {
-        if (SKIP_META.has(mk) || meta[mk] === undefined) continue;
-        m[mf] = node(meta[mk], mk);
-      }
-      if (Object.keys(m).length) out['f:metadata'] = m;
-      continue;
-    }
-    out[field] = node(body[k], k);
+  kidsTop = 0;
+  const shape = shapeOf(body);
+  const sorted = shape.sorted;
+  const base = reserve(sorted.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const k = (sorted[i] as SortedKey).key;
+    const v = body[k];
+    if (SKIP_TOP.has(k) || v === undefined) continue;
+    kids[base + i] =
+      k === 'metadata' ? metadataSet((v ?? {}) as Record<string, unknown>) : node(v, k);
   }
-  return out;
+  return setOf(shape, 'topMemo', base);
+}
+
+function metadataSet(meta: Record<string, unknown>): Record<string, unknown> | undefined {
+  const shape = shapeOf(meta);
+  const sorted = shape.sorted;
+  const base = reserve(sorted.length);
+  let any = false;
+  for (let i = 0; i < sorted.length; i++) {
+    const k = (sorted[i] as SortedKey).key;
+    const v = meta[k];
+    if (SKIP_META.has(k) || v === undefined) continue;
+    kids[base + i] = node(v, k);
+    any = true;
+  }
+  if (!any) {
+    kidsTop = base;
+    return undefined;
+  }
+  return setOf(shape, 'metaMemo', base);
+}
+
+// The sets of an object's fields (undefined: left out), one frame per object being built, so
+// that a set equal to the last one of its shape is found without allocating anything.
+const kids: (Record<string, unknown> | undefined)[] = [];
+let kidsTop = 0;
+
+function reserve(n: number): number {
+  const base = kidsTop;
+  kidsTop += n;
+  for (let i = base; i < kidsTop; i++) {
+    kids[i] = undefined;
+    listItems[i] = undefined;
+  }
+  return base;
+}
+
+/**
+ * The set of an object from its fields' sets (the frame from `base`, which it pops). When every
+ * field's set is a shared frozen one, the set is frozen too and shared with the previous object of
+ * the same shape whose fields had the same sets (component-written objects repeat their shape).
+ */
+function setOf(
+  shape: Shape,
+  slot: 'topMemo' | 'metaMemo' | 'nodeMemo',
+  base: number,
+): Record<string, unknown> {
+  const n = shape.sorted.length;
+  kidsTop = base;
+  const memo = shape[slot];
+  let shared = true;
+  let same = memo !== undefined;
+  for (let i = 0; i < n; i++) {
+    const kid = kids[base + i];
+    if (kid !== undefined && kid !== EMPTY && !Object.isFrozen(kid)) shared = false;
+    if (same && (memo as SetMemo).kids[i] !== kid) same = false;
+  }
+  if (same && shared) return (memo as SetMemo).set;
+  const set: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) {
+    const kid = kids[base + i];
+    if (kid !== undefined) set[(shape.sorted[i] as SortedKey).field] = kid;
+  }
+  if (!shared) return set;
+  shape[slot] = { kids: kids.slice(base, base + n), set: Object.freeze(set) };
+  return set;
+}
+
+// a list's item names, in the frame slots before their sets
+const listItems: (string | undefined)[] = [];
+// the last set built for a list of each field whose items' sets were all shared
+const listMemos = new Map<string, { items: readonly unknown[]; set: Record<string, unknown> }>();
+
+function listSet(field: string, base: number, n: number): Record<string, unknown> {
+  kidsTop = base;
+  const memo = listMemos.get(field);
+  let shared = true;
+  let same = memo !== undefined && memo.items.length === n;
+  for (let i = 0; i < n; i += 2) {
+    const kid = kids[base + i + 1];
+    if (kid !== undefined && !Object.isFrozen(kid)) shared = false;
+    if (same && (memo!.items[i] !== listItems[base + i] || memo!.items[i + 1] !== kid))
+      same = false;
+  }
+  if (same && shared) return memo!.set;
+  const set: Record<string, unknown> = {};
+  const items: unknown[] = shared ? new Array(n) : [];
+  for (let i = 0; i < n; i += 2) {
+    const name = listItems[base + i];
+    const kid = kids[base + i + 1];
+    if (shared) {
+      items[i] = name;
+      items[i + 1] = kid;
+    }
+    if (name !== undefined) set[name] = kid;
+  }
+  if (shared) listMemos.set(field, { items, set: Object.freeze(set) });
+  return set;
 }
 
 // The field set of a frozen value (a controller's pod template, an object read from the watch
@@ -56,14 +149,30 @@ const EMPTY: Record<string, unknown> = Object.freeze({});
  * their `f:` names and, for objects of scalars only (conditions, involvedObject), the whole set.
  * Found by walking a trie of the keys, so no key list is built or sorted per object.
  */
+interface SortedKey {
+  key: string;
+  field: string;
+}
+
+interface SetMemo {
+  kids: readonly (Record<string, unknown> | undefined)[];
+  set: Record<string, unknown>;
+}
+
 interface Shape {
   next: Map<string, Shape>;
-  sorted: { key: string; field: string }[];
+  sorted: SortedKey[];
   keys: string[];
   /** the set of an object of this shape whose values are all defined scalars (frozen, shared) */
   scalarSet?: Record<string, unknown>;
   /** the same with the list item's own `.` (frozen, shared) */
   scalarItemSet?: Record<string, unknown>;
+  /** the last top-level set built for an object of this shape */
+  topMemo?: SetMemo;
+  /** the last metadata set built for metadata of this shape */
+  metaMemo?: SetMemo;
+  /** the last set built for a nested object of this shape (not all scalars) */
+  nodeMemo?: SetMemo;
 }
 
 const MAX_SHAPES = 20_000;
@@ -160,28 +269,30 @@ function node(v: unknown, field: string): Record<string, unknown> {
 function buildNode(v: object, field: string): Record<string, unknown> {
   if (Array.isArray(v)) {
     const keys = LIST_KEYS[field];
-    const out: Record<string, unknown> = {};
-    for (const item of v) {
-      if (keys && item && typeof item === 'object') {
-        const name = itemName(field, keys, item as Record<string, unknown>);
-        out[name] =
-          !Array.isArray(item) && allScalars(item as Record<string, unknown>)
-            ? scalarItemSet(shapeOf(item as object))
-            : { '.': EMPTY, ...node(item, '') };
-      } else if (!keys) {
-        return {};
-      }
+    // a list without merge keys is owned whole: its set is empty
+    if (!keys) return EMPTY;
+    // the frame holds each item's name and set (undefined for an item that is not an object)
+    const base = reserve(2 * v.length);
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      if (!item || typeof item !== 'object') continue;
+      listItems[base + 2 * i] = itemName(field, keys, item as Record<string, unknown>);
+      kids[base + 2 * i + 1] =
+        !Array.isArray(item) && allScalars(item as Record<string, unknown>)
+          ? scalarItemSet(shapeOf(item as object))
+          : { '.': EMPTY, ...node(item, '') };
     }
-    return out;
+    return listSet(field, base, 2 * v.length);
   }
   const o = v as Record<string, unknown>;
   const shape = shapeOf(o);
   if (allScalars(o)) return scalarSet(shape);
-  const out: Record<string, unknown> = {};
-  for (const { key, field: f } of shape.sorted) {
+  const sorted = shape.sorted;
+  const base = reserve(sorted.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const key = (sorted[i] as SortedKey).key;
     const x = o[key];
-    if (x === undefined) continue;
-    out[f] = node(x, key);
+    if (x !== undefined) kids[base + i] = node(x, key);
   }
-  return out;
+  return setOf(shape, 'nodeMemo', base);
 }

@@ -49,6 +49,8 @@ const LABEL_NAMED = new Set(['Namespace']);
 const DNS1035_NAMED = new Set(['Service']);
 const PATH_SEGMENT_NAMED = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
 function validateMeta(obj: KubeObject, errs: Errs): void {
   const name = obj.metadata.name;
   if (!name) {
@@ -66,12 +68,11 @@ function validateMeta(obj: KubeObject, errs: Errs): void {
         invalid('metadata.name', name, `may not contain '${name.includes('/') ? '/' : '%'}'`),
       );
   } else if (obj.kind !== 'Event') validateSubdomain('metadata.name', name, errs);
-  for (const [k, v] of Object.entries(obj.metadata.labels ?? {})) {
-    if (
-      typeof v !== 'string' ||
-      v.length > 63 ||
-      !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)
-    ) {
+  const labels = obj.metadata.labels;
+  // walked in place: most writes (Events, status) carry none, and every write is validated
+  for (const k in labels) {
+    const v: unknown = labels[k];
+    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
       errs.push(
         invalid(
           'metadata.labels',
@@ -80,7 +81,6 @@ function validateMeta(obj: KubeObject, errs: Errs): void {
         ),
       );
     }
-    void k;
   }
 }
 
@@ -112,7 +112,8 @@ function validateContainers(path: string, list: unknown, errs: Errs, requireOne:
     });
     const req = raw.resources?.requests ?? {};
     const lim = raw.resources?.limits ?? {};
-    for (const [k, v] of Object.entries({ ...req })) {
+    for (const k in req) {
+      const v = req[k] as string;
       if (!isValidQuantity(v)) continue;
       const l = lim[k];
       if (l !== undefined && isValidQuantity(l) && parseQuantity(v) > parseQuantity(l)) {

@@ -49,35 +49,31 @@ interface ResourceCache {
 const STORED = RESOURCES.filter(
   (r) => !['bindings', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].includes(r.resource),
 );
-const PREFIXES = STORED.map((r) => ({ prefix: `/registry/${r.etcdPrefix}/`, info: r })).sort(
-  (a, b) => b.prefix.length - a.prefix.length,
-);
-
 type KeyResource = { info: ResourceInfo; namespace?: string; name: string };
 
-// Every write looks up its key (twice): the answers are remembered (read-only, bounded).
-const KEY_RESOURCES_MAX = 65_536;
-const keyResources = new Map<string, Readonly<KeyResource> | null>();
-
-export function resourceForKey(key: string): Readonly<KeyResource> | undefined {
-  let found = keyResources.get(key);
-  if (found === undefined) {
-    found = findResourceForKey(key) ?? null;
-    if (keyResources.size >= KEY_RESOURCES_MAX) keyResources.clear();
-    keyResources.set(key, Object.freeze(found));
-  }
-  return found ?? undefined;
+// A key is /registry/<prefix>/<name> or /registry/<prefix>/<namespace>/<name>, and a prefix may
+// itself hold a slash (services/specs): so the prefix ends at the last or the second-to-last
+// slash. The first resource with a prefix wins, as a longer prefix does (the last slash's).
+const REGISTRY = '/registry/';
+const CLUSTER_PREFIXES = new Map<string, ResourceInfo>();
+const NAMESPACED_PREFIXES = new Map<string, ResourceInfo>();
+for (const r of STORED) {
+  const byPrefix = r.namespaced ? NAMESPACED_PREFIXES : CLUSTER_PREFIXES;
+  if (!byPrefix.has(r.etcdPrefix)) byPrefix.set(r.etcdPrefix, r);
 }
 
-function findResourceForKey(key: string): KeyResource | undefined {
-  for (const p of PREFIXES) {
-    if (!key.startsWith(p.prefix)) continue;
-    const rest = key.slice(p.prefix.length).split('/');
-    if (p.info.namespaced && rest.length === 2)
-      return { info: p.info, namespace: rest[0], name: rest[1] as string };
-    if (!p.info.namespaced && rest.length === 1) return { info: p.info, name: rest[0] as string };
-  }
-  return undefined;
+// Parsed on every write and every change etcd reports; most keys (Events) are seen once, so a
+// memo would only cost.
+export function resourceForKey(key: string): Readonly<KeyResource> | undefined {
+  if (!key.startsWith(REGISTRY)) return undefined;
+  const last = key.lastIndexOf('/');
+  const cluster = CLUSTER_PREFIXES.get(key.slice(REGISTRY.length, last));
+  if (cluster) return { info: cluster, name: key.slice(last + 1) };
+  const second = key.lastIndexOf('/', last - 1);
+  if (second < REGISTRY.length) return undefined;
+  const namespaced = NAMESPACED_PREFIXES.get(key.slice(REGISTRY.length, second));
+  if (!namespaced) return undefined;
+  return { info: namespaced, namespace: key.slice(second + 1, last), name: key.slice(last + 1) };
 }
 
 export class WatchCache {
@@ -118,17 +114,15 @@ export class WatchCache {
     const c = this.caches.get(resource);
     if (!c) return [];
     const keys = (c.sorted ??= [...c.objects.keys()].sort());
-    const out: CacheEntry[] = [];
-    if (!(namespace && c.info.namespaced)) {
-      for (const k of keys) out.push(c.objects.get(k) as CacheEntry);
-      return out;
-    }
+    const objects = c.objects;
+    // sized once: lists of thousands of pods would otherwise regrow their array many times
+    if (!(namespace && c.info.namespaced)) return keys.map((k) => objects.get(k) as CacheEntry);
     const prefix = `/registry/${c.info.etcdPrefix}/${namespace}/`;
-    for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
-      const k = keys[i] as string;
-      if (!k.startsWith(prefix)) break;
-      out.push(c.objects.get(k) as CacheEntry);
-    }
+    const start = lowerBound(keys, prefix);
+    let end = start;
+    while (end < keys.length && (keys[end] as string).startsWith(prefix)) end++;
+    const out = new Array<CacheEntry>(end - start);
+    for (let i = start; i < end; i++) out[i - start] = objects.get(keys[i] as string) as CacheEntry;
     return out;
   }
 
@@ -152,20 +146,18 @@ export class WatchCache {
     const prevEntry = c.objects.get(key);
     const prev = prevEntry && !isCorrupt(prevEntry) ? prevEntry : undefined;
     let ev: CachedEvent | null = null;
+    // every event is one literal of the same shape (no field added later)
     if (entry === null) {
       if (c.objects.delete(key)) removeKey(c, key);
-      if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision };
+      if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision, traceSeq };
     } else {
       deepFreeze(entry);
       if (!prevEntry) addKey(c, key);
       c.objects.set(key, entry);
       if (!isCorrupt(entry))
-        ev = prev
-          ? { type: 'MODIFIED', object: entry, prev, revision }
-          : { type: 'ADDED', object: entry, revision };
+        ev = { type: prev ? 'MODIFIED' : 'ADDED', object: entry, prev, revision, traceSeq };
     }
     if (ev) {
-      if (traceSeq !== undefined) ev.traceSeq = traceSeq;
       c.history.push(ev);
       if (c.byNode) indexByNode(c.byNode, ev);
       if (c.history.length > this.capacity) {
