@@ -8,7 +8,12 @@
 import type { ApiRequest, ApiResponse, WatchEvent } from '../client/api-client';
 import type { KubeObject } from '../model';
 import { isStatus } from '../model';
-import type { Component, ComponentContext } from '../runtime/component';
+import type {
+  Component,
+  ComponentContext,
+  CurrentObjects,
+  ObservedChange,
+} from '../runtime/component';
 import { EventRecorder } from '../shared/event-recorder';
 import { Informer, keyOf } from '../shared/informer';
 import { parseIso } from '../shared/time';
@@ -185,6 +190,15 @@ export abstract class BaseController implements Component {
   protected abstract allKeys(): string[];
   /** Reconciles one key; must not throw on API failures (return 'retry'). */
   protected abstract syncKey(key: string, pass: Pass, cause: number | undefined): SyncResult;
+
+  /**
+   * Whether a change should wake this controller: upstream, an informer's event handler decides
+   * whether a change is queued at all (the Deployment controller only handles pod deletions, the
+   * Job controller only pods a Job owns).
+   */
+  wakeOn(_change: ObservedChange, _current: CurrentObjects): boolean {
+    return true;
+  }
 
   /** Hook for controllers with timers of their own (e.g. the taint eviction queue). */
   protected afterSync(_pass: Pass): void {}

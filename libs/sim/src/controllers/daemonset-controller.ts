@@ -20,6 +20,7 @@ import type {
 } from '../model';
 import { isStatus } from '../model';
 import { computePodTemplateHash } from '../shared/hash';
+import type { ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import {
   BaseController,
@@ -229,6 +230,15 @@ export class DaemonSetController extends BaseController {
       if (sig === undefined) this.nodeSigs.delete(name);
       else this.nodeSigs.set(name, sig);
     }
+  }
+
+  /** Only a DaemonSet's own pods (before or after the change) concern it. */
+  override wakeOn({ resource, object, prev }: ObservedChange): boolean {
+    if (resource !== 'pods') return true;
+    return (
+      controllerRef(object)?.kind === 'DaemonSet' ||
+      (prev !== undefined && controllerRef(prev)?.kind === 'DaemonSet')
+    );
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

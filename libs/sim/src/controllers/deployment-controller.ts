@@ -9,6 +9,7 @@ import type { Condition, Deployment, KubeObject, OwnerReference, Pod, ReplicaSet
 import { computePodTemplateHash } from '../shared/hash';
 import { selectorMatches } from '../shared/labels';
 import { parseIso } from '../shared/time';
+import type { ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import {
   BaseController,
@@ -88,6 +89,11 @@ export class DeploymentController extends BaseController {
       this.rsByOwner.apply(events, keys);
       this.orphanRsByNs.apply(events, keys);
     }
+  }
+
+  /** Upstream's pod informer has a delete handler only (for Recreate): other pod changes wait. */
+  override wakeOn({ resource, type }: ObservedChange): boolean {
+    return resource !== 'pods' || type === 'DELETED';
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

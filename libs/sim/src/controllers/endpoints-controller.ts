@@ -7,6 +7,7 @@ import type { WatchEvent } from '../client/api-client';
 import type { Endpoints, Pod, Service } from '../model';
 import { stableStringify } from '../shared/hash';
 import { mapSelectorMatches } from '../shared/labels';
+import type { CurrentObjects, ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import {
   BaseController,
@@ -25,7 +26,12 @@ import {
   LazyIndex,
   selectorIndexValue,
 } from './indexer';
-import { computeSubsets, derivedLabels, serviceHasSelector } from './service-endpoints';
+import {
+  computeSubsets,
+  derivedLabels,
+  podChangeConcernsServices,
+  serviceHasSelector,
+} from './service-endpoints';
 
 export class EndpointsController extends BaseController {
   readonly controllerName = 'endpoints';
@@ -43,6 +49,11 @@ export class EndpointsController extends BaseController {
     if (resource === 'pods') this.podsByLabel.apply(events);
     else if (resource === 'services') this.servicesByNs.apply(events);
     else this.endpointsByPod.apply(events);
+  }
+
+  /** Only pods a Service selects, before or after the change, concern it. */
+  override wakeOn({ resource, object, prev }: ObservedChange, current: CurrentObjects): boolean {
+    return resource !== 'pods' || podChangeConcernsServices(object, prev, current);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

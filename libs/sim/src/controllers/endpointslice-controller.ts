@@ -7,6 +7,7 @@ import type { WatchEvent } from '../client/api-client';
 import type { EndpointSlice, OwnerReference, Pod, Service } from '../model';
 import { stableStringify } from '../shared/hash';
 import { mapSelectorMatches } from '../shared/labels';
+import type { CurrentObjects, ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import {
   BaseController,
@@ -30,6 +31,7 @@ import {
   derivedLabels,
   MANAGED_BY,
   MANAGED_BY_LABEL,
+  podChangeConcernsServices,
   SERVICE_NAME_LABEL,
   serviceHasSelector,
   type SliceEndpoint,
@@ -61,6 +63,11 @@ export class EndpointSliceController extends BaseController {
       this.slicesByPod.apply(events);
       this.slicesByService.apply(events);
     }
+  }
+
+  /** Only pods a Service selects, before or after the change, concern it. */
+  override wakeOn({ resource, object, prev }: ObservedChange, current: CurrentObjects): boolean {
+    return resource !== 'pods' || podChangeConcernsServices(object, prev, current);
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

@@ -7,6 +7,7 @@ import type { WatchEvent } from '../client/api-client';
 import type { Condition, Job, OwnerReference, Pod } from '../model';
 import { stableStringify } from '../shared/hash';
 import { parseIso } from '../shared/time';
+import type { ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import {
   BaseController,
@@ -58,6 +59,15 @@ export class JobController extends BaseController {
 
   protected override observe(resource: string, events: WatchEvent[]): void {
     if (resource === 'pods') this.podsByOwner.apply(events);
+  }
+
+  /** Only a Job's own pods (before or after the change) concern it. */
+  override wakeOn({ resource, object, prev }: ObservedChange): boolean {
+    if (resource !== 'pods') return true;
+    return (
+      controllerRef(object)?.kind === 'Job' ||
+      (prev !== undefined && controllerRef(prev)?.kind === 'Job')
+    );
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

@@ -24,6 +24,7 @@ import type {
 import { isStatus } from '../model';
 import { selectorMatches } from '../shared/labels';
 import { parseQuantity } from '../shared/quantity';
+import type { ObservedChange } from '../runtime/component';
 import {
   BaseController,
   deepClone,
@@ -277,7 +278,7 @@ export class PersistentVolumeBinderController extends BaseController {
   }
 
   /** The class informer has no event handler upstream: a class change waits for the resync. */
-  wakeOn(resource: string): boolean {
+  override wakeOn({ resource }: ObservedChange): boolean {
     return resource !== 'storageclasses';
   }
 

@@ -3,7 +3,8 @@
 // finish them — and so are terminating pods that were never scheduled.
 
 import type { WatchEvent } from '../client/api-client';
-import type { Node, Pod } from '../model';
+import type { KubeObject, Node, Pod } from '../model';
+import type { ObservedChange } from '../runtime/component';
 import {
   BaseController,
   deepClone,
@@ -16,6 +17,13 @@ import {
 
 export const ORPHAN_QUARANTINE_MS = 40_000;
 
+/** A node gone, or a pod terminating that was never scheduled (nobody else will finish it). */
+function callsForSweep(resource: string, type: string, object: KubeObject): boolean {
+  if (resource === 'nodes') return type === 'DELETED';
+  const pod = object as Pod;
+  return type !== 'DELETED' && !!pod.metadata.deletionTimestamp && !pod.spec.nodeName;
+}
+
 export class PodGcController extends BaseController {
   readonly controllerName = 'podgc';
   readonly eventSource = 'pod-garbage-collector';
@@ -27,12 +35,13 @@ export class PodGcController extends BaseController {
     super(['pods', 'nodes']);
   }
 
+  /** Upstream PodGC is a periodic sweep: only the changes that call for one wake it early. */
+  override wakeOn({ resource, type, object }: ObservedChange): boolean {
+    return callsForSweep(resource, type, object);
+  }
+
   protected keysFor(resource: string, ev: WatchEvent): string[] {
-    if (resource === 'nodes') return ev.type === 'DELETED' ? ['*'] : [];
-    const pod = ev.object as Pod;
-    return ev.type !== 'DELETED' && pod.metadata.deletionTimestamp && !pod.spec.nodeName
-      ? ['*']
-      : [];
+    return callsForSweep(resource, ev.type, ev.object) ? ['*'] : [];
   }
 
   protected allKeys(): string[] {

@@ -7,11 +7,14 @@ import type {
   EndpointPort,
   Endpoints,
   EndpointSlice,
+  KubeObject,
   Pod,
   Service,
   ServicePort,
 } from '../model';
 import { stableStringify } from '../shared/hash';
+import type { CurrentObjects } from '../runtime/component';
+import { mapSelectorMatches } from '../shared/labels';
 import { isPodReady, isPodTerminal } from './pod-util';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -19,6 +22,27 @@ export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 export const MAX_ENDPOINTS_PER_SLICE = 100;
+
+/**
+ * Whether a pod change may concern a Service (upstream's pod handlers queue the Services that
+ * select the pod before or after the change, getPodServiceMemberships). A Service that stopped
+ * selecting it, or went away, wakes the controller by its own change.
+ */
+export function podChangeConcernsServices(
+  pod: KubeObject,
+  prev: KubeObject | undefined,
+  current: CurrentObjects,
+): boolean {
+  return (
+    selectedInNamespace(pod, current) || (prev !== undefined && selectedInNamespace(prev, current))
+  );
+}
+
+function selectedInNamespace(pod: KubeObject, current: CurrentObjects): boolean {
+  for (const svc of current.list('services', pod.metadata.namespace ?? '') as Service[])
+    if (mapSelectorMatches(svc.spec.selector, pod.metadata.labels)) return true;
+  return false;
+}
 
 /** FindPort: a numeric targetPort is used as is; a named one is looked up in the containers. */
 export function findPort(pod: Pod, sp: ServicePort): number | undefined {

@@ -7,6 +7,7 @@
 
 import type { WatchEvent } from '../client/api-client';
 import type { Node, Pod, Taint, Toleration } from '../model';
+import type { CurrentObjects, ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import { BaseController, deepClone, isOk, keyOf, refOf, type SyncResult } from './base-controller';
 import { byNodeName, Index } from './indexer';
@@ -45,6 +46,12 @@ export function evictionDecision(
   return min === Infinity ? { kind: 'never' } : { kind: 'after', ms: min * 1000 };
 }
 
+function hasNoExecuteTaint(current: CurrentObjects, nodeName: string | undefined): boolean {
+  if (!nodeName) return false;
+  const node = current.get('nodes', undefined, nodeName) as Node | undefined;
+  return (node?.spec?.taints ?? []).some((t) => t.effect === 'NoExecute');
+}
+
 interface Scheduled {
   createdAt: number;
   fireAt: number;
@@ -64,6 +71,19 @@ export class TaintEvictionController extends BaseController {
 
   protected override observe(resource: string, events: WatchEvent[]): void {
     if (resource === 'pods') this.podsByNode.apply(events);
+  }
+
+  /**
+   * A pod change concerns it only on a node with NoExecute taints, or while its eviction is
+   * timed (upstream's handlers, too, drop pods of untainted nodes).
+   */
+  override wakeOn({ resource, object, prev }: ObservedChange, current: CurrentObjects): boolean {
+    if (resource !== 'pods') return true;
+    return (
+      this.scheduled.has(keyOf(object)) ||
+      hasNoExecuteTaint(current, (object as Pod).spec?.nodeName) ||
+      (prev !== undefined && hasNoExecuteTaint(current, (prev as Pod).spec?.nodeName))
+    );
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

@@ -917,12 +917,15 @@ export function createKubelet(host: NodeHost): Kubelet {
     watches: ['pods', 'configmaps', 'secrets'],
     watchesOwnNodePods: true,
     // its pod watch is filtered by spec.nodeName: other nodes' pods never wake it
-    wakeOn: (resource, object, prev) => {
+    wakeOn: ({ resource, type, object, prev, own }) => {
       // a ConfigMap or Secret may unblock any pod (env, volumes): sync them all
       if (resource !== 'pods') {
         saved = null;
         return (fullSyncPending = true);
       }
+      // Its own status write coming back: upstream's pod config calls a status-only change a
+      // RECONCILE, not a reason to sync the pod. The next pass reads it with everything else.
+      if (own && type === 'MODIFIED') return false;
       return (
         (object as Pod).spec?.nodeName === name ||
         (prev as Pod | undefined)?.spec?.nodeName === name

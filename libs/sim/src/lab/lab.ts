@@ -14,7 +14,12 @@ import type { KubeObject, Pod, Status } from '../model';
 import { isStatus } from '../model';
 import { createNodeHost, restoreNodeHost } from '../node';
 import type { NodeHost, NodeHostJson, UnitName } from '../node';
-import type { Component, ComponentContext } from '../runtime/component';
+import type {
+  Component,
+  ComponentContext,
+  CurrentObjects,
+  ObservedChange,
+} from '../runtime/component';
 import type { Rng } from '../runtime/rng';
 import { createRng } from '../runtime/rng';
 import { fnv32a } from '../shared/hash';
@@ -237,7 +242,15 @@ class LabImpl implements SimLab {
         ? { provider: 'aescbc', keyName: options.encryptionAtRest.keyName }
         : null,
     });
-    this.apiserver.onChange((resource, ev) => this.onResourceChange(resource, ev.object, ev.prev));
+    this.apiserver.onChange((resource, ev) =>
+      this.onResourceChange({
+        resource,
+        type: ev.type,
+        object: ev.object,
+        prev: ev.prev,
+        own: false,
+      }),
+    );
     this.apiserver.hooks.podLog = (pod, q) => this.podLog(pod, q);
     this.apiserver.hooks.componentHealth = () => ({
       scheduler: this.isRunning({ component: 'kube-scheduler' }),
@@ -593,10 +606,20 @@ class LabImpl implements SimLab {
    * its old and new node: the three lists are merged by registration place as they are walked,
    * since a settling cluster changes pods ~15,000 times and a merged copy per change added up.
    */
-  private onResourceChange(resource: string, object: KubeObject, prev?: KubeObject): void {
+  /** The component whose reconcile is running, if any: the writer of every change meanwhile. */
+  private passRunning: RuntimeComponent | null = null;
+
+  /** What a component's event handler may read of the cluster (see `Component.wakeOn`). */
+  private readonly current: CurrentObjects = {
+    get: (resource, namespace, name) => this.apiserver.peek(resource, namespace, name),
+    list: (resource, namespace) => this.apiserver.peekAll(resource, namespace),
+  };
+
+  private onResourceChange(change: ObservedChange): void {
+    const { resource, object, prev } = change;
     const watchers = this.watchersOf(resource);
     if (resource !== 'pods' || !this.watchIndex) {
-      for (const rc of watchers) this.wakeOnChange(rc, resource, object, prev);
+      for (const rc of watchers) this.wakeOnChange(rc, change);
       return;
     }
     if (this.podWatchers?.from !== this.watchIndex) {
@@ -626,18 +649,15 @@ class LabImpl implements SimLab {
       if (a < b && a < c) next = (allAt[i++] as { rc: RuntimeComponent }).rc;
       else if (b < c) next = (mine[j++] as { rc: RuntimeComponent }).rc;
       else next = (before[k++] as { rc: RuntimeComponent }).rc;
-      this.wakeOnChange(next, resource, object, prev);
+      this.wakeOnChange(next, change);
     }
   }
 
-  private wakeOnChange(
-    rc: RuntimeComponent,
-    resource: string,
-    object: KubeObject,
-    prev: KubeObject | undefined,
-  ): void {
-    const { wakeOn } = rc.component;
-    if (wakeOn && !wakeOn(resource, object, prev)) return;
+  private wakeOnChange(rc: RuntimeComponent, change: ObservedChange): void {
+    if (rc.component.wakeOn) {
+      const asSeen = rc === this.passRunning ? { ...change, own: true } : change;
+      if (!rc.component.wakeOn(asSeen, this.current)) return;
+    }
     const at = this.nowMs + rc.latency;
     if (rc.watchAt >= this.nowMs && rc.watchAt <= at) return;
     rc.watchAt = at;
@@ -739,7 +759,13 @@ class LabImpl implements SimLab {
         this.push(rc, t, 'timer');
       },
     };
-    rc.component.reconcile(ctx);
+    // the changes this pass writes are its own (see ObservedChange.own)
+    this.passRunning = rc;
+    try {
+      rc.component.reconcile(ctx);
+    } finally {
+      this.passRunning = null;
+    }
     // only a node's own daemons act on its machine
     if (rc.component.node) this.scheduleHosts(rc.component.node);
   }

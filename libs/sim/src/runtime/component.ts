@@ -23,6 +23,23 @@ export interface ComponentContext {
   wakeAt(at: number, opts?: { periodic?: boolean }): void;
 }
 
+/** A change to a watched resource, as a component's event handler is given it. */
+export interface ObservedChange {
+  resource: string;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  /** the object before a modification */
+  prev?: KubeObject;
+  /** written by this very component, in the pass now running (its own write coming back) */
+  own: boolean;
+}
+
+/** Read-only access to the objects the apiserver holds now (frozen: never change them). */
+export interface CurrentObjects {
+  get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
+  list(resource: string, namespace?: string): readonly KubeObject[];
+}
+
 export interface Component {
   readonly name: ComponentName;
   /** for per-node components (kubelet, kube-proxy) */
@@ -38,10 +55,13 @@ export interface Component {
   readonly watches: readonly string[];
   /**
    * Optional: whether a change to a watched resource concerns this component (its watch is
-   * filtered, like a kubelet's spec.nodeName field selector). Without it every change wakes it.
-   * `prev` is the object before a modification.
+   * filtered, like a kubelet's spec.nodeName field selector, or its event handler drops it).
+   * Without it every change wakes it. `current` is the cluster as the change leaves it: upstream,
+   * an event handler reads informer caches that a streaming watch keeps that fresh (here a
+   * component's own informers are only synced at its passes). A change that wakes nobody is
+   * still seen by the next pass, whatever starts it.
    */
-  wakeOn?(resource: string, object: KubeObject, prev?: KubeObject): boolean;
+  wakeOn?(change: ObservedChange, current: CurrentObjects): boolean;
   /**
    * Optional: its pod watch only concerns pods bound to its own `node`, before or after the
    * change (a kubelet's spec.nodeName field selector), so the lab asks no other component's
