@@ -7,6 +7,7 @@
 import type { WatchEvent } from '../client/api-client';
 import type { KubeObject, OwnerReference } from '../model';
 import { resourceForKind } from '../model';
+import type { CurrentObjects, ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import { BaseController, isOk, refOf, splitKey, type SyncResult } from './base-controller';
 import { byOwnerUid, Index } from './indexer';
@@ -42,6 +43,31 @@ const ALL_GC_RESOURCES = [...GC_RESOURCES, ...GC_PASSIVE_RESOURCES];
 
 export type OwnerState = 'present' | 'absent' | 'unknown';
 
+/** An owner being deleted with a finalizer the collector serves (orphan, foreground). */
+function ownerFinalizing(obj: KubeObject): boolean {
+  const f = obj.metadata.finalizers;
+  return (
+    !!obj.metadata.deletionTimestamp &&
+    f != null &&
+    (f.includes('orphan') || f.includes('foregroundDeletion'))
+  );
+}
+
+/** Whether every owner (of a kind the collector knows) exists now, with the referenced uid. */
+function ownersExist(
+  refs: readonly OwnerReference[],
+  namespace: string | undefined,
+  current: CurrentObjects,
+): boolean {
+  for (const ref of refs) {
+    const info = resourceForKind(ref.kind);
+    if (!info) continue;
+    const owner = current.get(info.resource, info.namespaced ? namespace : undefined, ref.name);
+    if (owner?.metadata.uid !== ref.uid) return false;
+  }
+  return true;
+}
+
 /** What the collector does with a dependent, given the state of each of its owners. */
 export function gcDecision(states: OwnerState[]): 'keep' | 'delete' | 'prune' | 'wait' {
   if (states.length === 0) return 'keep';
@@ -67,6 +93,19 @@ export class GarbageCollector extends BaseController {
     this.dependents.apply(events, tagged);
   }
 
+  /**
+   * Upstream's graph builder has work only when a change touches what it collects: an object
+   * gone, an owner being deleted with a finalizer it serves, or a dependent with an owner that
+   * does not exist (any more). A status update, or a new pod of a live ReplicaSet, has none.
+   */
+  override wakeOn({ type, object }: ObservedChange, current: CurrentObjects): boolean {
+    if (type === 'DELETED' || ownerFinalizing(object)) return true;
+    const refs = object.metadata.ownerReferences;
+    return (
+      refs != null && refs.length > 0 && !ownersExist(refs, object.metadata.namespace, current)
+    );
+  }
+
   protected keysFor(resource: string, ev: WatchEvent): string[] {
     const obj = ev.object;
     const keys: string[] = [];
@@ -76,14 +115,7 @@ export class GarbageCollector extends BaseController {
     }
     const refs = obj.metadata.ownerReferences;
     if (refs != null && refs.length > 0) keys.push(dependentKey(resource, obj));
-    const f = obj.metadata.finalizers;
-    if (
-      obj.metadata.deletionTimestamp &&
-      f != null &&
-      (f.includes('orphan') || f.includes('foregroundDeletion'))
-    ) {
-      keys.push(`owner|${taggedKey(resource, obj)}`);
-    }
+    if (ownerFinalizing(obj)) keys.push(`owner|${taggedKey(resource, obj)}`);
     return keys;
   }
 

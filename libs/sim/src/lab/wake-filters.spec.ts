@@ -7,6 +7,7 @@ import { DaemonSetController } from '../controllers/daemonset-controller';
 import { DeploymentController } from '../controllers/deployment-controller';
 import { EndpointSliceController } from '../controllers/endpointslice-controller';
 import { EndpointsController } from '../controllers/endpoints-controller';
+import { GarbageCollector } from '../controllers/garbage-collector';
 import { JobController } from '../controllers/job-controller';
 import { PodGcController } from '../controllers/pod-gc-controller';
 import { TaintEvictionController } from '../controllers/taint-eviction-controller';
@@ -142,6 +143,31 @@ describe('wake filters (which changes wake a component)', () => {
     expect(wakes(c, change(pod({}, { nodeName: 'node-1' })), nodes)).toBe(false);
     expect(wakes(c, change(pod({}, { nodeName: 'node-2' })), nodes)).toBe(true);
     expect(wakes(c, change(pod({})), nodes)).toBe(false);
+  });
+
+  it('should wake the garbage collector only when an owner is missing or an object goes', () => {
+    const gc = new GarbageCollector();
+    const rs: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'o', namespace: 'default', uid: 'u' },
+    };
+    const live = cluster([{ resource: 'replicasets', object: rs }]);
+    const owned = pod({ app: 'web' }, { nodeName: 'node-1' }, 'ReplicaSet');
+    expect(wakes(gc, change(owned, 'MODIFIED', owned), live)).toBe(false);
+    expect(wakes(gc, change(owned, 'ADDED'), live)).toBe(false);
+    expect(wakes(gc, change(owned, 'MODIFIED', owned), empty)).toBe(true);
+    expect(wakes(gc, change(pod({}), 'MODIFIED'), empty)).toBe(false);
+    expect(wakes(gc, change(owned, 'DELETED'), live)).toBe(true);
+    const finalizing = {
+      ...rs,
+      metadata: {
+        ...rs.metadata,
+        deletionTimestamp: '2026-01-05T09:00:10Z',
+        finalizers: ['foregroundDeletion'],
+      },
+    };
+    expect(wakes(gc, { ...change(finalizing), resource: 'replicasets' }, live)).toBe(true);
   });
 
   it('should not wake a kubelet for its own pod status write coming back, but for anyone else’s', () => {
