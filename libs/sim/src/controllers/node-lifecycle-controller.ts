@@ -9,6 +9,7 @@
 
 import type { WatchEvent } from '../client/api-client';
 import type { Condition, Lease, Node, Pod, Taint } from '../model';
+import type { CurrentObjects, ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import { BaseController, byKey, deepClone, isOk, refOf, type SyncResult } from './base-controller';
 import { computeZoneState, TokenBucket, type ZoneState, zoneKey } from './node-zones';
@@ -96,6 +97,18 @@ export class NodeLifecycleController extends BaseController {
     // Leases are read at each node-monitor pass (every 5 s), not watched: upstream, too, only
     // looks at them when it monitors node health.
     super(['nodes', 'pods'], ['leases']);
+  }
+
+  /**
+   * A pod change matters only on a node that is not Ready (its pods are marked not ready);
+   * node health itself is monitored every period, as upstream's monitorNodeHealth ticker does.
+   */
+  override wakeOn({ resource, type, object }: ObservedChange, current: CurrentObjects): boolean {
+    if (resource !== 'pods') return true;
+    const node = (object as Pod).spec.nodeName;
+    if (type === 'DELETED' || !node) return false;
+    const known = current.get('nodes', undefined, node) as Node | undefined;
+    return known !== undefined && readyCondition(known)?.status !== 'True';
   }
 
   protected keysFor(resource: string, ev: WatchEvent): string[] {

@@ -9,6 +9,7 @@ import { EndpointSliceController } from '../controllers/endpointslice-controller
 import { EndpointsController } from '../controllers/endpoints-controller';
 import { GarbageCollector } from '../controllers/garbage-collector';
 import { JobController } from '../controllers/job-controller';
+import { NodeLifecycleController } from '../controllers/node-lifecycle-controller';
 import { PodGcController } from '../controllers/pod-gc-controller';
 import { TaintEvictionController } from '../controllers/taint-eviction-controller';
 import { createKubelet } from '../kubelet';
@@ -168,6 +169,25 @@ describe('wake filters (which changes wake a component)', () => {
       },
     };
     expect(wakes(gc, { ...change(finalizing), resource: 'replicasets' }, live)).toBe(true);
+  });
+
+  it('should wake the node lifecycle controller only for pods of a node that is not Ready', () => {
+    const c = new NodeLifecycleController();
+    const node = (name: string, status: string): Node => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name },
+      spec: {},
+      status: { conditions: [{ type: 'Ready', status }] },
+    });
+    const nodes = cluster([
+      { resource: 'nodes', object: node('node-1', 'True') },
+      { resource: 'nodes', object: node('node-2', 'Unknown') },
+    ]);
+    expect(wakes(c, change(pod({}, { nodeName: 'node-1' })), nodes)).toBe(false);
+    expect(wakes(c, change(pod({}, { nodeName: 'node-2' })), nodes)).toBe(true);
+    expect(wakes(c, change(pod({}, { nodeName: 'node-2' }), 'DELETED'), nodes)).toBe(false);
+    expect(wakes(c, { ...change(node('node-1', 'True')), resource: 'nodes' }, nodes)).toBe(true);
   });
 
   it('should not wake a kubelet for its own pod status write coming back, but for anyone else’s', () => {
