@@ -735,7 +735,11 @@ export function createKubelet(host: NodeHost): Kubelet {
     // kubelet asking (a crash, a stopped kube-proxy) and sends their pods a sync at that relist.
     // containerd and the kubelet share the node, so this costs no apiserver request.
     const relistAt = Math.ceil(ctx.now / PLEG_RELIST_MS) * PLEG_RELIST_MS;
-    for (const uid of host.containerd.takeExitedPods()) {
+    // (an index loop: the usual answer is a frozen empty list, and for-of over a frozen array
+    // takes V8's generic iterator, an allocation at every wake-up)
+    const exited = host.containerd.takeExitedPods();
+    for (let i = 0; i < exited.length; i++) {
+      const uid = exited[i] as string;
       const timers = podNextAt.has(uid) ? podNextAt : staticNextAt;
       const next = timers.get(uid);
       if (next && next.at > relistAt) {
@@ -832,9 +836,11 @@ export function createKubelet(host: NodeHost): Kubelet {
     let untimed = current.length - podNextAt.size;
     for (const uid of changed)
       if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid)) untimed--;
-    for (const uid of podRetry)
-      if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.includes(uid))
-        untimed--;
+    // (a Set's iterator is an allocation: most wake-ups have nothing to retry)
+    if (podRetry.size > 0)
+      for (const uid of podRetry)
+        if (!podNextAt.has(uid) && pushIndex(due, currentIndex, uid) && !changed.includes(uid))
+          untimed--;
     if (untimed > 0) {
       for (let i = 0; i < current.length; i++)
         if (!podNextAt.has((current[i] as Pod).metadata.uid as string)) due.push(i);
@@ -892,14 +898,15 @@ export function createKubelet(host: NodeHost): Kubelet {
     staticsSeen = statics.size;
     syncedSeen = pods.synced;
     let orphans: PodRuntime[] | undefined;
+    // (forEach, not for-of: no iterator result per pod at every new pod)
     if (mayHaveOrphans)
-      for (const rt of state.pods.values()) {
+      state.pods.forEach((rt) => {
         const orphan =
           rt.staticFile !== undefined
             ? !statics.has(rt.uid)
             : pods.synced && !currentIndex.has(rt.uid);
         if (orphan) (orphans ??= []).push(rt);
-      }
+      });
     if (orphans)
       for (const rt of orphans.sort((a, b) => (a.uid < b.uid ? -1 : 1))) cleanupOrphan(ctx, rt);
     const { earliest, earliestPeriodic, earliestWork } = wakes;
