@@ -269,7 +269,11 @@ function toContainerStatus(c: ContainerView): ContainerStatus {
 function scheduledCondition(pod: Pod): Condition | undefined {
   const conditions = pod.status?.conditions;
   if (conditions === undefined) return undefined;
-  for (const c of conditions) if (c.type === 'PodScheduled') return c;
+  // (an index loop: for-of over the frozen list would take V8's generic iterator, an object a step)
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i] as Condition;
+    if (c.type === 'PodScheduled') return c;
+  }
   return undefined;
 }
 

@@ -128,11 +128,16 @@ export class Containerd {
    * node's containers alone, and the store then reuses the section's text by identity.
    */
   private json: ContainerdJson | null = null;
+  /** The pod range's first three octets and a dot (every sandbox's IP starts so). */
+  private readonly ipPrefix: string;
 
   constructor(
     private readonly env: ContainerdEnv,
     json?: ContainerdJson,
   ) {
+    const [base] = env.podCIDR.split('/');
+    const octets = (base as string).split('.').map(Number);
+    this.ipPrefix = `${octets[0]}.${octets[1]}.${octets[2]}.`;
     const clone = json ? jsonCopy(json) : undefined;
     this.images = clone?.images ?? [];
     this.sandboxes = clone?.sandboxes ?? [];
@@ -215,9 +220,7 @@ export class Containerd {
   }
 
   private allocateIp(): string {
-    const [base] = this.env.podCIDR.split('/');
-    const octets = (base as string).split('.').map(Number);
-    const prefix = `${octets[0]}.${octets[1]}.${octets[2]}.`;
+    const prefix = this.ipPrefix;
     // host-local hands out the next free address after the last one it gave (.1 is the gateway);
     // that one is nearly always free, so each candidate is checked against the sandboxes directly
     for (let k = 1; k <= 253; k++) {

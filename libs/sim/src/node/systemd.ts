@@ -194,7 +194,27 @@ export function klogLine(
   file: string,
   msg: string,
 ): string {
-  const d = new Date(epochMs + t);
-  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-  return `${severity}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}000 ${String(pid).padStart(7)} ${file}] ${msg}`;
+  // (as a Date keeps it: whole ms)
+  const at = Math.trunc(epochMs + t);
+  const second = Math.floor(at / 1000);
+  const millis = String(at - second * 1000).padStart(3, '0');
+  return `${severity}${klogSecond(second)}.${millis}000 ${String(pid).padStart(7)} ${file}] ${msg}`;
+}
+
+/** The last second klogSecond formatted, and its text. */
+let klogSecondAt = NaN;
+let klogSecondText = '';
+
+/**
+ * klog's `0105 09:00:02` of a second since the epoch, formatted once per second: the kubelet
+ * writes a few lines for every pod it starts, most of them within a second of each other.
+ */
+function klogSecond(second: number): string {
+  if (second !== klogSecondAt) {
+    const d = new Date(second * 1000);
+    const p = (n: number): string => String(n).padStart(2, '0');
+    klogSecondText = `${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+    klogSecondAt = second;
+  }
+  return klogSecondText;
 }
