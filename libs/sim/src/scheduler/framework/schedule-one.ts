@@ -7,7 +7,7 @@ import type { Pod } from '../../model';
 import type { Rng } from '../../runtime/rng';
 import type { Profile, WeightedScorePlugin } from '../plugins/default-plugins';
 import type { FilterVerdict, PreFilterVerdict } from './decision';
-import type { CycleNodes } from './decision-record';
+import type { CycleNodes, ScoreColumn } from './decision-record';
 import { DecisionRecord } from './decision-record';
 import type { Diagnosis } from './fit-error';
 import { ERR_NO_NODES_AVAILABLE, formatFitError, statusMessage } from './fit-error';
@@ -380,10 +380,44 @@ function prioritizeNodes(
     const normalized = plugin.normalize ? plugin.normalize(raw, feasible, pre.state) : raw;
     for (let i = 0; i < n; i++)
       totals[i] = (totals[i] as number) + (normalized[i] as number) * weight;
-    cycle.columns.push({ plugin: plugin.name, weight, raw, normalized });
+    cycle.columns.push(keptColumn(scorer, raw, normalized));
   }
   cycle.totals = totals;
   return totals;
+}
+
+/**
+ * The last column each scoring plugin of a profile left in a record. Consecutive cycles mostly
+ * score the same nodes alike (only the node that took the last pod changed), and a record is kept
+ * for hundreds of cycles: one that scored like the last shares its frozen lists instead of
+ * keeping copies of its own.
+ */
+const lastColumns = new WeakMap<WeightedScorePlugin, ScoreColumn>();
+
+function keptColumn(scorer: WeightedScorePlugin, raw: number[], normalized: number[]): ScoreColumn {
+  const last = lastColumns.get(scorer);
+  const keptRaw = last && isSameScores(last.raw, raw) ? last.raw : Object.freeze(raw);
+  const keptNormalized =
+    normalized === raw
+      ? keptRaw
+      : last && isSameScores(last.normalized, normalized)
+        ? last.normalized
+        : Object.freeze(normalized);
+  if (last && keptRaw === last.raw && keptNormalized === last.normalized) return last;
+  const column = Object.freeze({
+    plugin: scorer.plugin.name,
+    weight: scorer.weight,
+    raw: keptRaw,
+    normalized: keptNormalized,
+  });
+  lastColumns.set(scorer, column);
+  return column;
+}
+
+function isSameScores(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 type ScorePluginRecord = { plugin: string; weight: number; skipped: boolean };
