@@ -27,11 +27,11 @@ export interface ScoreColumn {
 export interface CycleNodes {
   names: readonly string[];
   /** per node: its filter verdicts, or undefined when it was not evaluated */
-  verdicts: (readonly FilterVerdict[] | undefined)[];
+  verdicts: readonly (readonly FilterVerdict[] | undefined)[];
   /** the verdicts of every node that passed all filters (one list per cycle) */
   passed: readonly FilterVerdict[] | undefined;
   /** the index of each feasible node, in the order the cycle found (and scored) them */
-  feasibleAt: number[];
+  feasibleAt: readonly number[];
   /** one column per plugin that scored, empty when scoring did not run */
   columns: ScoreColumn[];
   /** per feasible node (same order as feasibleAt); null when scoring did not run */
