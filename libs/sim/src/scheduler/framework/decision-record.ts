@@ -27,16 +27,28 @@ export interface ScoreColumn {
 export interface CycleNodes {
   names: readonly string[];
   /** per node: its filter verdicts, or undefined when it was not evaluated */
-  verdicts: (readonly FilterVerdict[] | undefined)[];
+  verdicts: readonly (readonly FilterVerdict[] | undefined)[];
   /** the verdicts of every node that passed all filters (one list per cycle) */
   passed: readonly FilterVerdict[] | undefined;
   /** the index of each feasible node, in the order the cycle found (and scored) them */
-  feasibleAt: number[];
+  feasibleAt: readonly number[];
   /** one column per plugin that scored, empty when scoring did not run */
   columns: ScoreColumn[];
   /** per feasible node (same order as feasibleAt); null when scoring did not run */
   totals: readonly number[] | null;
 }
+
+/**
+ * The feasible names of the last scored cycle, and an object with those keys (in that order) that
+ * the next scores objects over the same nodes are copied from. Built key by key, an object of a
+ * hundred nodes ends up a hash table (V8 stops giving keys added by computed name their own slot
+ * after about a dozen): ~12 KB each, and the trace keeps every one. A copy of an object built at
+ * once shares its compact layout, and setting the values of keys it has keeps it.
+ */
+let totalsShape: { names: readonly string[]; object: Readonly<Record<string, number>> } = {
+  names: [],
+  object: {},
+};
 
 // The lists of a node that was not evaluated or not scored, shared (and frozen) by all records.
 const NO_VERDICTS = Object.freeze([]) as unknown as FilterVerdict[];
@@ -120,8 +132,13 @@ export class DecisionRecord implements SchedulingDecision {
   /** Each scored node's total, in the snapshot's order. */
   totalsByNode(): Record<string, number> {
     const { names, feasibleAt, totals } = this.#cycle;
-    const out: Record<string, number> = {};
-    if (!totals) return out;
+    if (!totals) return {};
+    if (!this.isFeasibleList(totalsShape.names)) {
+      const feasible = this.feasibleNames();
+      totalsShape = { names: feasible, object: Object.fromEntries(feasible.map((n) => [n, 0])) };
+    }
+    // every key is there already: the loop below only sets values, in the same order
+    const out: Record<string, number> = { ...totalsShape.object };
     const wrap = wrapOf(feasibleAt);
     for (let k = 0; k < feasibleAt.length; k++) {
       const j = (wrap + k) % feasibleAt.length;

@@ -7,7 +7,7 @@ import type { Pod } from '../../model';
 import type { Rng } from '../../runtime/rng';
 import type { Profile, WeightedScorePlugin } from '../plugins/default-plugins';
 import type { FilterVerdict, PreFilterVerdict } from './decision';
-import type { CycleNodes } from './decision-record';
+import type { CycleNodes, ScoreColumn } from './decision-record';
 import { DecisionRecord } from './decision-record';
 import type { Diagnosis } from './fit-error';
 import { ERR_NO_NODES_AVAILABLE, formatFitError, statusMessage } from './fit-error';
@@ -109,9 +109,58 @@ function filterSteps(pre: PreFilterOutcome, profile: Profile): FilterSteps {
     skip: sharedVerdict(plugin.name, 'skip'),
     notRun: sharedVerdict(plugin.name, 'not-run'),
   }));
-  const verdicts = Object.freeze(steps.map((s) => (s.skipped ? s.skip : s.pass)));
-  const passed = Object.freeze({ status: SUCCESS, verdicts: verdicts as FilterVerdict[] });
+  const verdicts = steps.map((s) => (s.skipped ? s.skip : s.pass));
+  if (!isSameVerdicts(lastPassed, verdicts)) lastPassed = Object.freeze(verdicts);
+  const passed = Object.freeze({ status: SUCCESS, verdicts: lastPassed as FilterVerdict[] });
   return { steps, passed };
+}
+
+// The verdicts of the last cycle: of a node that passed, and of every node. Consecutive cycles
+// mostly judge every node alike, and their records (kept for hundreds of cycles) then share one
+// frozen list instead of a list per node and one per record.
+let lastPassed: readonly FilterVerdict[] = Object.freeze([]);
+let lastNodeVerdicts: readonly (readonly FilterVerdict[] | undefined)[] = Object.freeze([]);
+
+/** Whether two nodes' verdicts say the same (a failure's reasons compared by content). */
+function isSameVerdicts(a: readonly FilterVerdict[], b: readonly FilterVerdict[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as FilterVerdict;
+    const y = b[i] as FilterVerdict;
+    if (x === y) continue;
+    if (x.plugin !== y.plugin || x.verdict !== y.verdict || x.code !== y.code) return false;
+    if (!isSameStrings(x.reasons, y.reasons)) return false;
+  }
+  return true;
+}
+
+function isSameStrings(
+  a: readonly string[] | undefined,
+  b: readonly string[] | undefined,
+): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * This cycle's per-node verdicts, or the last cycle's when they say the same for every node (a
+ * node that passed has the shared passed list in both, see filterSteps).
+ */
+function keptNodeVerdicts(
+  verdicts: (readonly FilterVerdict[] | undefined)[],
+): readonly (readonly FilterVerdict[] | undefined)[] {
+  const last = lastNodeVerdicts;
+  let same = last.length === verdicts.length;
+  for (let i = 0; same && i < verdicts.length; i++) {
+    const a = last[i];
+    const b = verdicts[i];
+    same = a === b || (a !== undefined && b !== undefined && isSameVerdicts(a, b));
+  }
+  if (!same) lastNodeVerdicts = Object.freeze(verdicts);
+  return lastNodeVerdicts;
 }
 
 /** RunFilterPlugins: the first rejection wins; later plugins are not run for this node. */
@@ -297,31 +346,34 @@ export function scheduleOne(input: CycleInput): CycleOutput {
   const toFind = numFeasibleNodesToFind(numCandidates);
   // made at their longest and cut to length after: grown by push they left garbage every cycle
   const feasible = new Array<NodeInfo>(Math.min(toFind, numCandidates));
-  cycle.feasibleAt = new Array<number>(feasible.length);
+  const feasibleAt = new Array<number>(feasible.length);
   let numFeasible = 0;
   let unschedulablePlugins: Set<string> | undefined;
   let processed = 0;
   const start = numCandidates > 0 ? input.startIndex % numCandidates : 0;
   const steps = filterSteps(pre, profile);
   cycle.passed = steps.passed.verdicts;
+  const verdicts = new Array<readonly FilterVerdict[] | undefined>(all.length);
   for (let i = 0; i < numCandidates && numFeasible < toFind; i++) {
     const at = (start + i) % numCandidates;
     const index = candidates ? (candidates[at] as number) : at;
     const info = all[index] as NodeInfo;
     const f = filterWithNominated(pod, info, steps, snapshot, input.nominated);
-    cycle.verdicts[index] = f.verdicts;
+    verdicts[index] = f.verdicts;
     processed++;
     if (f.plugin) {
       diagnosis.nodeToStatus.set(info.name, f.status);
       (unschedulablePlugins ??= new Set()).add(f.plugin);
     } else {
       feasible[numFeasible] = info;
-      cycle.feasibleAt[numFeasible] = index;
+      feasibleAt[numFeasible] = index;
       numFeasible++;
     }
   }
   feasible.length = numFeasible;
-  cycle.feasibleAt.length = numFeasible;
+  feasibleAt.length = numFeasible;
+  cycle.feasibleAt = keptFeasibleAt(feasibleAt);
+  cycle.verdicts = keptNodeVerdicts(verdicts);
   const nextStartIndex = numCandidates > 0 ? (start + processed) % numCandidates : 0;
   decision.evaluatedNodes = processed;
   decision.feasibleNodes = feasible.length;
@@ -355,6 +407,15 @@ export function scheduleOne(input: CycleInput): CycleOutput {
   return { decision, pre, nextStartIndex, result: { kind: 'scheduled', node: winner.node } };
 }
 
+// The last cycle's feasible node indexes, frozen: consecutive cycles mostly find the same nodes
+// feasible, and their records (kept for hundreds of cycles) then share one list.
+let lastFeasibleAt: readonly number[] = Object.freeze([]);
+
+function keptFeasibleAt(feasibleAt: number[]): readonly number[] {
+  if (!isSameNumbers(lastFeasibleAt, feasibleAt)) lastFeasibleAt = Object.freeze(feasibleAt);
+  return lastFeasibleAt;
+}
+
 /**
  * RunScorePlugins, NormalizeScore and the weights: each plugin's raw and normalized scores are
  * kept as the record's columns (the record builds per-node entries from them when read).
@@ -380,10 +441,44 @@ function prioritizeNodes(
     const normalized = plugin.normalize ? plugin.normalize(raw, feasible, pre.state) : raw;
     for (let i = 0; i < n; i++)
       totals[i] = (totals[i] as number) + (normalized[i] as number) * weight;
-    cycle.columns.push({ plugin: plugin.name, weight, raw, normalized });
+    cycle.columns.push(keptColumn(scorer, raw, normalized));
   }
   cycle.totals = totals;
   return totals;
+}
+
+/**
+ * The last column each scoring plugin of a profile left in a record. Consecutive cycles mostly
+ * score the same nodes alike (only the node that took the last pod changed), and a record is kept
+ * for hundreds of cycles: one that scored like the last shares its frozen lists instead of
+ * keeping copies of its own.
+ */
+const lastColumns = new WeakMap<WeightedScorePlugin, ScoreColumn>();
+
+function keptColumn(scorer: WeightedScorePlugin, raw: number[], normalized: number[]): ScoreColumn {
+  const last = lastColumns.get(scorer);
+  const keptRaw = last && isSameNumbers(last.raw, raw) ? last.raw : Object.freeze(raw);
+  const keptNormalized =
+    normalized === raw
+      ? keptRaw
+      : last && isSameNumbers(last.normalized, normalized)
+        ? last.normalized
+        : Object.freeze(normalized);
+  if (last && keptRaw === last.raw && keptNormalized === last.normalized) return last;
+  const column = Object.freeze({
+    plugin: scorer.plugin.name,
+    weight: scorer.weight,
+    raw: keptRaw,
+    normalized: keptNormalized,
+  });
+  lastColumns.set(scorer, column);
+  return column;
+}
+
+function isSameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 type ScorePluginRecord = { plugin: string; weight: number; skipped: boolean };

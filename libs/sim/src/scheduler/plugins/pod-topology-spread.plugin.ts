@@ -7,7 +7,7 @@
 
 import type { Node, Pod, Service, TopologySpreadConstraint } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
-import type { ParsedSelector } from '../../shared/labels';
+import type { ParsedSelector, SelectorRequirement } from '../../shared/labels';
 import { fromLabelSelector, matchesRequirements } from '../../shared/labels';
 import type { FilterPlugin, ScorePlugin, Status } from '../framework/plugin-types';
 import {
@@ -71,7 +71,7 @@ function countedSelector(sel: SpreadSelector, namespace: string): CountedSelecto
       key: `${namespace}\u0000${sel.nothing ? '!' : JSON.stringify(sel.reqs)}`,
       selector: sel,
       namespace,
-      matches: (pod) => isCountedPod(pod, sel, namespace),
+      matches: podCounter(sel, namespace),
     };
     countedSelectors.set(sel, counted);
   }
@@ -90,6 +90,24 @@ function countOnNode(info: NodeInfo, counted: CountedSelector): number {
     registerPodCounter(counted.key, counted.matches);
   }
   return n;
+}
+
+type EqualityRequirement = Extract<SelectorRequirement, { op: '=' | '!=' }>;
+
+/**
+ * isCountedPod as the cache's counter, which runs it for every selector counted on a node each
+ * time a pod joins the node, and mostly for pods of other workloads: a pod without the value of
+ * the selector's first equality label is turned away before the selector itself is read.
+ */
+function podCounter(sel: SpreadSelector, namespace: string): (pod: Pod) => boolean {
+  const first = sel.nothing
+    ? undefined
+    : sel.reqs.find((r): r is EqualityRequirement => r.op === '=');
+  if (first === undefined) return (pod) => isCountedPod(pod, sel, namespace);
+  const label = first.key;
+  const value = first.values[0];
+  // a label's value is a string: equal to one, it is the pod's own label, as the selector asks
+  return (pod) => pod.metadata.labels?.[label] === value && isCountedPod(pod, sel, namespace);
 }
 
 /** One pod as countPodsMatchSelector counts it. */
