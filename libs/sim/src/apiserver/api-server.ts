@@ -19,6 +19,7 @@ import type {
   KubeList,
   KubeObject,
   LimitRange,
+  ManagedFieldsEntry,
   Namespace,
   Pod,
   Role,
@@ -34,6 +35,7 @@ import { parseSelector, matchesRequirements, SelectorParseError } from '../share
 import type { ParsedSelector } from '../shared/labels';
 import { isoAt } from '../shared/time';
 import type { TraceInput, TraceSink } from '../trace/trace-event';
+import type { AdmissionContext } from './admission';
 import { runMutating, runValidating } from './admission';
 import type { UserInfo } from './authn';
 import { Authenticator } from './authn';
@@ -116,6 +118,16 @@ const STATUS_SUB = new Set([
 /** bound on remembered RBAC decisions (names make keys; a long-lived lab must not grow them) */
 const RBAC_DECISIONS_MAX = 10_000;
 const REVIEW = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
+/** Metadata only the apiserver sets: a create drops what the client sent of it. */
+const SERVER_OWNED_METADATA = [
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'managedFields',
+] as const;
 const CLIENT_CONNECTION_REFUSED = 'dial tcp 172.18.0.2:6443: connect: connection refused';
 
 interface Ctx {
@@ -292,7 +304,16 @@ export class ApiServer {
       user = imp;
     }
     const traced = isWrite || !isComponent(user);
-    const ctx: Ctx = { req, info, user, traced, last: req.causedBy };
+    // every field the request may set is in the literal: one set later is not a second allocation
+    const ctx: Ctx = {
+      req,
+      info,
+      user,
+      traced,
+      last: req.causedBy,
+      object: undefined,
+      warnings: undefined,
+    };
     // frozen: the trace shares one copy of it between the request's steps
     if (req.name)
       ctx.object = Object.freeze({
@@ -623,17 +644,7 @@ export class ApiServer {
     });
     const ns = this.requireNamespace(ctx, obj.metadata.name);
     // strip server-owned fields a client may not set
-    for (const f of [
-      'uid',
-      'resourceVersion',
-      'creationTimestamp',
-      'deletionTimestamp',
-      'deletionGracePeriodSeconds',
-      'generation',
-      'managedFields',
-    ] as const) {
-      delete obj.metadata[f];
-    }
+    for (const f of SERVER_OWNED_METADATA) delete obj.metadata[f];
     applyDefaults(obj as KubeObject & Record<string, unknown>);
     this.admitAndValidate(ctx, obj, undefined, ns, 'CREATE');
     const key = etcdKey(info, obj.metadata.namespace, obj.metadata.name as string);
@@ -1405,26 +1416,7 @@ export class ApiServer {
     op: 'CREATE' | 'UPDATE',
   ): void {
     const { info } = ctx;
-    const ns0 = obj.metadata.namespace;
-    const cache = this.cache;
-    const admission = {
-      operation: op,
-      namespace: ns,
-      // read only by the LimitRanger, on pod-bearing creates: not listed for every write
-      get limitRanges(): LimitRange[] {
-        return ns0
-          ? (cache.list('limitranges', ns0).filter((e) => !isCorrupt(e)) as LimitRange[])
-          : [];
-      },
-      serviceAccountExists: (sa: string) =>
-        !!this.cache.get('serviceaccounts', `/registry/serviceaccounts/${ns0}/${sa}`),
-      rng: this.rng,
-      priorityClassValue: (pc: string) => {
-        const found = this.cache.get('priorityclasses', `/registry/priorityclasses/${pc}`);
-        const value = found && !isCorrupt(found) ? (found as { value?: unknown }).value : undefined;
-        return typeof value === 'number' ? value : undefined;
-      },
-    };
+    const admission = new WriteAdmission(op, ns, obj.metadata.namespace, this.cache, this.rng);
     const mut = runMutating(obj, admission);
     if (mut.error) {
       this.step(ctx, 'admission.mutating', `Mutating admission denied: ${mut.error}`, {
@@ -1716,26 +1708,29 @@ export class ApiServer {
   ): void {
     const { req, user } = ctx;
     const manager = req.query?.fieldManager ?? managerFor(user, req.userAgent);
-    const entries = (obj.metadata.managedFields ?? []).filter(
-      (e) =>
-        !(
+    const subresource = req.subresource;
+    // this manager's entry for this operation and subresource is replaced, the others kept (a
+    // loop, not a filter with a closure per write)
+    const entries: ManagedFieldsEntry[] = [];
+    const current = obj.metadata.managedFields;
+    if (current)
+      for (const e of current)
+        if (!(
           e.manager === manager &&
           e.operation === operation &&
-          (e.subresource ?? '') === (req.subresource ?? '')
-        ),
-    );
+          (e.subresource ?? '') === (subresource ?? '')
+        ))
+          entries.push(e);
     const src = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-    const fields = buildFieldsV1(req.subresource === 'status' ? { status: src['status'] } : src);
-    const entry = {
-      manager,
-      operation,
-      apiVersion: groupVersion(ctx.info),
-      time: this.nowIso(),
-      fieldsType: 'FieldsV1' as const,
-      fieldsV1: fields,
-      ...(req.subresource ? { subresource: req.subresource } : {}),
-    };
-    entries.push(entry);
+    const fieldsV1 = buildFieldsV1(subresource === 'status' ? { status: src['status'] } : src);
+    const apiVersion = groupVersion(ctx.info);
+    const time = this.nowIso();
+    // the same keys in the same order either way; a subresource's entry names it last
+    entries.push(
+      subresource
+        ? { manager, operation, apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, subresource }
+        : { manager, operation, apiVersion, time, fieldsType: 'FieldsV1', fieldsV1 },
+    );
     obj.metadata.managedFields = entries;
   }
 
@@ -1863,6 +1858,41 @@ const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
 
 type ParsedSelectors =
   { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string };
+
+/**
+ * What the admission plugins ask about a write. A class: every create and update makes one, and
+ * a literal with a getter and two arrow functions was a runtime call and three closures each.
+ */
+class WriteAdmission implements AdmissionContext {
+  constructor(
+    readonly operation: 'CREATE' | 'UPDATE',
+    readonly namespace: Namespace | undefined,
+    private readonly objectNamespace: string | undefined,
+    private readonly cache: WatchCache,
+    readonly rng: Rng,
+  ) {}
+
+  // read only by the LimitRanger, on pod-bearing creates: not listed for every write
+  get limitRanges(): LimitRange[] {
+    const ns = this.objectNamespace;
+    return ns
+      ? (this.cache.list('limitranges', ns).filter((e) => !isCorrupt(e)) as LimitRange[])
+      : [];
+  }
+
+  serviceAccountExists(sa: string): boolean {
+    return !!this.cache.get(
+      'serviceaccounts',
+      `/registry/serviceaccounts/${this.objectNamespace}/${sa}`,
+    );
+  }
+
+  priorityClassValue(pc: string): number | undefined {
+    const found = this.cache.get('priorityclasses', `/registry/priorityclasses/${pc}`);
+    const value = found && !isCorrupt(found) ? (found as { value?: unknown }).value : undefined;
+    return typeof value === 'number' ? value : undefined;
+  }
+}
 
 /** The write being committed, for the watch cache to take as etcd reports it. */
 interface PendingWrite {
