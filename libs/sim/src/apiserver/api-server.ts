@@ -643,8 +643,13 @@ export class ApiServer {
       name: obj.metadata.name ?? obj.metadata.generateName ?? '',
     });
     const ns = this.requireNamespace(ctx, obj.metadata.name);
-    // strip server-owned fields a client may not set
-    for (const f of SERVER_OWNED_METADATA) delete obj.metadata[f];
+    // strip server-owned fields a client may not set (components send none: deleting a missing
+    // field is still a runtime call each)
+    const meta = obj.metadata;
+    for (let i = 0; i < SERVER_OWNED_METADATA.length; i++) {
+      const f = SERVER_OWNED_METADATA[i] as (typeof SERVER_OWNED_METADATA)[number];
+      if (f in meta) delete meta[f];
+    }
     applyDefaults(obj as KubeObject & Record<string, unknown>);
     this.admitAndValidate(ctx, obj, undefined, ns, 'CREATE');
     const key = etcdKey(info, obj.metadata.namespace, obj.metadata.name as string);
@@ -1712,15 +1717,16 @@ export class ApiServer {
     // this manager's entry for this operation and subresource is replaced, the others kept (a
     // loop, not a filter with a closure per write)
     const entries: ManagedFieldsEntry[] = [];
-    const current = obj.metadata.managedFields;
-    if (current)
-      for (const e of current)
-        if (!(
-          e.manager === manager &&
-          e.operation === operation &&
-          (e.subresource ?? '') === (subresource ?? '')
-        ))
-          entries.push(e);
+    const current = obj.metadata.managedFields ?? [];
+    for (let i = 0; i < current.length; i++) {
+      const e = current[i] as ManagedFieldsEntry;
+      if (!(
+        e.manager === manager &&
+        e.operation === operation &&
+        (e.subresource ?? '') === (subresource ?? '')
+      ))
+        entries.push(e);
+    }
     const src = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     const fieldsV1 = buildFieldsV1(subresource === 'status' ? { status: src['status'] } : src);
     const apiVersion = groupVersion(ctx.info);
