@@ -194,7 +194,7 @@ export class ApiServer {
   /** Rebuilds the cache from etcd (startup, restart after a restore). History starts empty. */
   reloadFromEtcd(): void {
     this.cache = new WatchCache(this.etcd.revision);
-    this.watchMemo?.clear();
+    this.clearWatchMemo();
     for (const kv of this.etcd.range('/registry/')) {
       const info = resourceForKey(kv.key);
       if (!info) continue;
@@ -530,11 +530,18 @@ export class ApiServer {
     const filtered = !!prefixNs || labelSel.length > 0 || fieldSel.length > 0;
     // A filtered watcher (a kubelet watching its node's pods) keeps asking from the revision of
     // the last event it was given; remember how far that question was already answered so each
-    // call only scans the new part of the history.
-    const memoKey = filtered
-      ? `${resource}\u0000${prefixNs ?? ''}\u0000${opts.labelSelector ?? ''}\u0000${opts.fieldSelector ?? ''}\u0000${sinceRevision}`
-      : '';
-    let memo = filtered ? this.watchMemo.get(memoKey) : undefined;
+    // call only scans the new part of the history. Found by the parsed selectors (one object per
+    // resource and selector strings), namespace and revision: no key string to build and hash.
+    let memos: Map<number, WatchMemo> | undefined;
+    let memo: WatchMemo | undefined;
+    if (filtered) {
+      if (this.watchMemoSize > 4096) this.clearWatchMemo();
+      let byNamespace = this.watchMemo.get(parsed);
+      if (!byNamespace) this.watchMemo.set(parsed, (byNamespace = new Map()));
+      memos = byNamespace.get(prefixNs ?? '');
+      if (!memos) byNamespace.set(prefixNs ?? '', (memos = new Map()));
+      memo = memos.get(sinceRevision);
+    }
     if (!memo) memo = { upTo: sinceRevision, matches: [] };
     // A watch on one node's pods (every kubelet) reads that node's index, not every pod event.
     const onlyNode =
@@ -567,9 +574,9 @@ export class ApiServer {
       if (type) memo.matches.push({ ev, type });
     }
     if (byNode) memo.upTo = Math.max(memo.upTo, byNode.upTo);
-    if (filtered) {
-      if (this.watchMemo.size > 4096) this.watchMemo.clear();
-      this.watchMemo.set(memoKey, memo);
+    if (memos && !memos.has(sinceRevision)) {
+      memos.set(sinceRevision, memo);
+      this.watchMemoSize++;
     }
     const out: WatchEvent[] = [];
     for (const { ev, type } of memo.matches) {
@@ -587,10 +594,14 @@ export class ApiServer {
     return out;
   }
 
-  private watchMemo = new Map<
-    string,
-    { upTo: number; matches: { ev: CachedEvent; type: WatchEvent['type'] }[] }
-  >();
+  /** filtered watches' answers, by parsed selectors, namespace ('' for none) and revision */
+  private watchMemo = new Map<ParsedSelectors, Map<string, Map<number, WatchMemo>>>();
+  private watchMemoSize = 0;
+
+  private clearWatchMemo(): void {
+    this.watchMemo.clear();
+    this.watchMemoSize = 0;
+  }
 
   /** by resource, label selector, field selector (the callers' own strings: no key to build) */
   private selectorMemo = new Map<string, Map<string, Map<string, ParsedSelectors>>>();
@@ -1837,7 +1848,7 @@ export class ApiServer {
   /** After an etcd snapshot restore: everything cached is stale history. */
   markCompacted(): void {
     this.cache.markCompacted(this.etcd.revision);
-    this.watchMemo.clear();
+    this.clearWatchMemo();
   }
 }
 
@@ -1861,6 +1872,12 @@ function bookmark(info: ResourceInfo, revision: number): WatchEvent {
 
 /** The watch event of a cached change, made once and shared (frozen) by every watcher. */
 const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
+
+/** How far a filtered watch from one revision was answered, and what matched up to there. */
+interface WatchMemo {
+  upTo: number;
+  matches: { ev: CachedEvent; type: WatchEvent['type'] }[];
+}
 
 type ParsedSelectors =
   { labelSel: ParsedSelector; fieldSel: FieldRequirement[] } | { error: string };
