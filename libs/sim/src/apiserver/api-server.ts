@@ -555,10 +555,9 @@ export class ApiServer {
     const events = byNode ? byNode.events : this.cache.eventsSince(resource, memo.upTo);
     if (!Array.isArray(events)) return S.expired(sinceRevision, events.expired);
     if (!filtered) {
-      // every unfiltered watcher of the resource gets the same frozen event objects
-      const out: WatchEvent[] = [];
-      for (const ev of events) out.push(sharedWatchEvent(ev));
-      return out;
+      // every unfiltered watcher of the resource gets the same frozen event objects (in an array
+      // sized once, not grown push by push)
+      return events.map(sharedWatchEvent);
     }
     for (const ev of events) {
       memo.upTo = ev.revision;
