@@ -1798,7 +1798,7 @@ export class ApiServer {
           'kube-apiserver',
           undefined,
           'respond',
-          `${req.verb.toUpperCase()} ${describeRequest(ctx)} -> ${code} ${statusText(code)}${isStatus(body) && body.message && code >= 400 ? `: ${body.message}` : ''}`,
+          `${upperVerb(req.verb)} ${describeRequest(ctx)}${outcomeText(code)}${isStatus(body) && body.message && code >= 400 ? `: ${body.message}` : ''}`,
           data ? { code, user: ctx.user.name, ...data } : responseData(code, ctx.user.name),
         )
       : undefined;
@@ -2059,11 +2059,46 @@ function describeResource(a: RequestAttributes): string {
 
 function describeRequest(ctx: Ctx): string {
   const { req, info } = ctx;
-  const base = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
-  const ns = info.namespaced && req.namespace ? `/namespaces/${req.namespace}` : '';
+  const path = collectionPath(info, info.namespaced && req.namespace ? req.namespace : '');
   const name = req.name ? `/${req.name}` : '';
   const sub = req.subresource ? `/${req.subresource}` : '';
-  return `${base}${ns}/${info.resource}${name}${sub}`;
+  return `${path}${name}${sub}`;
+}
+
+// The parts of every answer's trace sentence that repeat (a collection's path, the verb, the
+// outcome), each made once rather than pieced together again for each of ~35,000 requests.
+const COLLECTION_PATHS_MAX = 1000;
+const collectionPaths = new Map<ResourceInfo, Map<string, string>>();
+const upperVerbs = new Map<string, string>();
+const outcomeTexts = new Map<number, string>();
+
+/** `/api/v1/namespaces/<namespace>/<resource>` (namespace '' for none). */
+function collectionPath(info: ResourceInfo, namespace: string): string {
+  let byNamespace = collectionPaths.get(info);
+  if (!byNamespace) collectionPaths.set(info, (byNamespace = new Map()));
+  let path = byNamespace.get(namespace);
+  if (path === undefined) {
+    const base = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
+    const ns = namespace ? `/namespaces/${namespace}` : '';
+    path = `${base}${ns}/${info.resource}`;
+    // namespaces come and go in a long-lived lab
+    if (byNamespace.size >= COLLECTION_PATHS_MAX) byNamespace.clear();
+    byNamespace.set(namespace, path);
+  }
+  return path;
+}
+
+function upperVerb(verb: string): string {
+  let text = upperVerbs.get(verb);
+  if (text === undefined) upperVerbs.set(verb, (text = verb.toUpperCase()));
+  return text;
+}
+
+/** ` -> 201 Created` */
+function outcomeText(code: number): string {
+  let text = outcomeTexts.get(code);
+  if (text === undefined) outcomeTexts.set(code, (text = ` -> ${code} ${statusText(code)}`));
+  return text;
 }
 
 // Trace data every request repeats, shared frozen between the events that carry it: a settling
