@@ -1518,7 +1518,7 @@ export class ApiServer {
         'etcd',
         this.etcd.leader()?.name,
         'etcd.put',
-        `PUT ${key} (revision ${revision}, committed by ${members.length}/${this.etcd.members.length} members, quorum ${quorum})`,
+        `PUT ${key} (revision ${revision}${this.committedBy(members, this.etcd.members.length, quorum)}`,
         {
           key,
           revision,
@@ -1544,6 +1544,19 @@ export class ApiServer {
     } finally {
       this.pending = null;
     }
+  }
+
+  /** The last put sentence's tail, the same for every write while etcd's health stays put. */
+  private lastCommittedBy: { healthy: readonly string[]; members: number; text: string } | null =
+    null;
+
+  /** `, committed by 1/1 members, quorum 1)`: made once per health pattern, not per write. */
+  private committedBy(healthy: readonly string[], members: number, quorum: number): string {
+    const last = this.lastCommittedBy;
+    if (last && last.healthy === healthy && last.members === members) return last.text;
+    const text = `, committed by ${healthy.length}/${members} members, quorum ${quorum})`;
+    this.lastCommittedBy = { healthy, members, text };
+    return text;
   }
 
   private stepEtcd(ctx: Ctx, op: () => unknown, key: string, verb: 'delete'): void {
