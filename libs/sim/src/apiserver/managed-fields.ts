@@ -27,28 +27,29 @@ const SKIP_META = new Set([
 export function buildFieldsV1(body: Record<string, unknown>): Record<string, unknown> {
   kidsTop = 0;
   const shape = shapeOf(body);
-  const sorted = shape.sorted;
-  const base = reserve(sorted.length);
-  for (let i = 0; i < sorted.length; i++) {
-    const k = (sorted[i] as SortedKey).key;
+  const base = reserve(shape.fields.length);
+  const slots = shape.sortedIndex;
+  let i = 0;
+  for (const k in body) {
     const v = body[k];
+    const slot = base + (slots[i++] as number);
     if (SKIP_TOP.has(k) || v === undefined) continue;
-    kids[base + i] =
-      k === 'metadata' ? metadataSet((v ?? {}) as Record<string, unknown>) : node(v, k);
+    kids[slot] = k === 'metadata' ? metadataSet((v ?? {}) as Record<string, unknown>) : node(v, k);
   }
   return setOf(shape, 'topMemo', base);
 }
 
 function metadataSet(meta: Record<string, unknown>): Record<string, unknown> | undefined {
   const shape = shapeOf(meta);
-  const sorted = shape.sorted;
-  const base = reserve(sorted.length);
+  const base = reserve(shape.fields.length);
+  const slots = shape.sortedIndex;
+  let i = 0;
   let any = false;
-  for (let i = 0; i < sorted.length; i++) {
-    const k = (sorted[i] as SortedKey).key;
+  for (const k in meta) {
     const v = meta[k];
+    const slot = base + (slots[i++] as number);
     if (SKIP_META.has(k) || v === undefined) continue;
-    kids[base + i] = node(v, k);
+    kids[slot] = node(v, k);
     any = true;
   }
   if (!any) {
@@ -83,7 +84,7 @@ function setOf(
   slot: 'topMemo' | 'metaMemo' | 'nodeMemo',
   base: number,
 ): Record<string, unknown> {
-  const n = shape.sorted.length;
+  const n = shape.fields.length;
   kidsTop = base;
   const memo = shape[slot];
   let shared = true;
@@ -97,7 +98,7 @@ function setOf(
   const set: Record<string, unknown> = {};
   for (let i = 0; i < n; i++) {
     const kid = kids[base + i];
-    if (kid !== undefined) set[(shape.sorted[i] as SortedKey).field] = kid;
+    if (kid !== undefined) set[shape.fields[i] as string] = kid;
   }
   if (!shared) return set;
   shape[slot] = { kids: kids.slice(base, base + n), set: Object.freeze(set) };
@@ -144,25 +145,35 @@ const frozenSets = new WeakMap<object, { field: string; set: Record<string, unkn
 // scalar field's set is this one empty object.
 const EMPTY: Record<string, unknown> = Object.freeze({});
 
-/**
- * What every object with the same keys in the same order needs: the keys in sort() order with
- * their `f:` names and, for objects of scalars only (conditions, involvedObject), the whole set.
- * Found by walking a trie of the keys, so no key list is built or sorted per object.
- */
-interface SortedKey {
-  key: string;
-  field: string;
-}
-
 interface SetMemo {
   kids: readonly (Record<string, unknown> | undefined)[];
   set: Record<string, unknown>;
 }
 
+/**
+ * What every object with the same keys in the same order needs: the `f:` names of the keys in
+ * sort() order and, for objects of scalars only (conditions, involvedObject), the whole set.
+ * Found by walking a trie of the keys, so no key list is built or sorted per object.
+ */
 interface Shape {
+  /**
+   * The first key ever seen after this shape's keys, and its shape. Objects of one kind have
+   * their keys in one order, so nearly every step of the trie takes this key: a comparison
+   * instead of a map lookup per key of every object written.
+   */
+  firstKey: string | undefined;
+  firstNext: Shape | undefined;
+  /** the shapes after any other key */
   next: Map<string, Shape>;
-  sorted: SortedKey[];
+  /** the keys' `f:` names, in sort() order of the keys */
+  fields: string[];
   keys: string[];
+  /**
+   * Where each key (in the object's own order) sits in `fields`: fields are read by a for-in
+   * walk, which reads each value by its known slot, rather than by name in sorted order (a
+   * lookup by name on the many different object layouts written).
+   */
+  sortedIndex: number[];
   /** the set of an object of this shape whose values are all defined scalars (frozen, shared) */
   scalarSet?: Record<string, unknown>;
   /** the same with the list item's own `.` (frozen, shared) */
@@ -180,10 +191,14 @@ let shapeCount = 0;
 let shapeRoot = newShape([]);
 
 function newShape(keys: string[]): Shape {
+  const sortedKeys = [...keys].sort();
   return {
+    firstKey: undefined,
+    firstNext: undefined,
     next: new Map(),
     keys,
-    sorted: [...keys].sort().map((key) => ({ key, field: `f:${key}` })),
+    fields: sortedKeys.map((key) => `f:${key}`),
+    sortedIndex: keys.map((key) => sortedKeys.indexOf(key)),
   };
 }
 
@@ -195,10 +210,13 @@ function shapeOf(o: object): Shape {
   }
   let s = shapeRoot;
   for (const k in o) {
-    let n = s.next.get(k);
+    let n = s.firstKey === k ? s.firstNext : s.next.get(k);
     if (n === undefined) {
       n = newShape([...s.keys, k]);
-      s.next.set(k, n);
+      if (s.firstKey === undefined) {
+        s.firstKey = k;
+        s.firstNext = n;
+      } else s.next.set(k, n);
       shapeCount++;
     }
     s = n;
@@ -218,7 +236,7 @@ function allScalars(o: Record<string, unknown>): boolean {
 function scalarSet(shape: Shape): Record<string, unknown> {
   if (shape.scalarSet === undefined) {
     const set: Record<string, unknown> = {};
-    for (const { field } of shape.sorted) set[field] = EMPTY;
+    for (const field of shape.fields) set[field] = EMPTY;
     shape.scalarSet = Object.freeze(set);
   }
   return shape.scalarSet;
@@ -287,12 +305,13 @@ function buildNode(v: object, field: string): Record<string, unknown> {
   const o = v as Record<string, unknown>;
   const shape = shapeOf(o);
   if (allScalars(o)) return scalarSet(shape);
-  const sorted = shape.sorted;
-  const base = reserve(sorted.length);
-  for (let i = 0; i < sorted.length; i++) {
-    const key = (sorted[i] as SortedKey).key;
+  const base = reserve(shape.fields.length);
+  const slots = shape.sortedIndex;
+  let i = 0;
+  for (const key in o) {
     const x = o[key];
-    if (x !== undefined) kids[base + i] = node(x, key);
+    const slot = base + (slots[i++] as number);
+    if (x !== undefined) kids[slot] = node(x, key);
   }
   return setOf(shape, 'nodeMemo', base);
 }

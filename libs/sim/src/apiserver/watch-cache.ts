@@ -49,7 +49,6 @@ interface ResourceCache {
 const STORED = RESOURCES.filter(
   (r) => !['bindings', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].includes(r.resource),
 );
-type KeyResource = { info: ResourceInfo; namespace?: string; name: string };
 
 // A key is /registry/<prefix>/<name> or /registry/<prefix>/<namespace>/<name>, and a prefix may
 // itself hold a slash (services/specs): so the prefix ends at the last or the second-to-last
@@ -63,17 +62,15 @@ for (const r of STORED) {
 }
 
 // Parsed on every write and every change etcd reports; most keys (Events) are seen once, so a
-// memo would only cost.
-export function resourceForKey(key: string): Readonly<KeyResource> | undefined {
+// memo would only cost. Only the resource is wanted: the key's namespace and name are not cut out.
+export function resourceForKey(key: string): ResourceInfo | undefined {
   if (!key.startsWith(REGISTRY)) return undefined;
   const last = key.lastIndexOf('/');
   const cluster = CLUSTER_PREFIXES.get(key.slice(REGISTRY.length, last));
-  if (cluster) return { info: cluster, name: key.slice(last + 1) };
+  if (cluster) return cluster;
   const second = key.lastIndexOf('/', last - 1);
   if (second < REGISTRY.length) return undefined;
-  const namespaced = NAMESPACED_PREFIXES.get(key.slice(REGISTRY.length, second));
-  if (!namespaced) return undefined;
-  return { info: namespaced, namespace: key.slice(second + 1, last), name: key.slice(last + 1) };
+  return NAMESPACED_PREFIXES.get(key.slice(REGISTRY.length, second));
 }
 
 export class WatchCache {

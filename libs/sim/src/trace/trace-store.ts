@@ -22,18 +22,7 @@ export class TraceStore implements TraceSink {
   ) {}
 
   emit(input: TraceInput): number {
-    const ev: TraceEvent = {
-      seq: this.nextSeq++,
-      t: this.clock(),
-      component: input.component,
-    } as TraceEvent;
-    // Fixed key order and no undefined values: the serialized trace is byte-stable.
-    if (input.node !== undefined) ev.node = input.node;
-    ev.verb = input.verb;
-    if (input.object !== undefined) ev.object = this.objectRef(input.object);
-    ev.message = input.message;
-    if (input.causedBy !== undefined) ev.causedBy = input.causedBy;
-    if (input.data !== undefined) ev.data = input.data;
+    const ev = this.event(input);
     this.events.push(ev);
     // Trim in chunks so trimming stays amortised O(1), in place: a fresh copy of the 50,000 kept
     // events had to grow again on the next push, and both copies were large-object garbage.
@@ -41,6 +30,32 @@ export class TraceStore implements TraceSink {
       this.events.splice(0, this.events.length - this.limit);
     for (const l of this.listeners) l(ev);
     return ev.seq;
+  }
+
+  /**
+   * The stored event: fixed key order and no undefined values, so the serialized trace is
+   * byte-stable. The two shapes nearly every event has (the apiserver's steps, etcd's puts, most
+   * component actions: an object, a cause and data, with or without a node) are one literal
+   * each; a literal grown field by field reallocates its out-of-object fields twice.
+   */
+  private event(input: TraceInput): TraceEvent {
+    const seq = this.nextSeq++;
+    const t = this.clock();
+    const { component, node, verb, message, causedBy, data } = input;
+    const object = input.object === undefined ? undefined : this.objectRef(input.object);
+    if (object !== undefined && causedBy !== undefined && data !== undefined) {
+      return node === undefined
+        ? { seq, t, component, verb, object, message, causedBy, data }
+        : { seq, t, component, node, verb, object, message, causedBy, data };
+    }
+    const ev = { seq, t, component } as TraceEvent;
+    if (node !== undefined) ev.node = node;
+    ev.verb = verb;
+    if (object !== undefined) ev.object = object;
+    ev.message = message;
+    if (causedBy !== undefined) ev.causedBy = causedBy;
+    if (data !== undefined) ev.data = data;
+    return ev;
   }
 
   private lastRefIn: TraceObjectRef | undefined;
