@@ -11,6 +11,7 @@ import type {
   Pod,
   Service,
   StorageClass,
+  Taint,
 } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
 import { intValue } from '../../shared/quantity';
@@ -37,6 +38,17 @@ export interface ImageState {
 export interface NodeInfo {
   readonly name: string;
   readonly node: Node;
+  /*
+   * The Node fields the filter and score plugins read for every node of every cycle, taken once
+   * per Node object (Node objects are replaced, never changed): a cycle mostly waits on memory,
+   * and these save it reaching the Node and its spec and metadata on each node.
+   */
+  /** node.spec.unschedulable */
+  readonly unschedulable: boolean;
+  /** node.spec.taints */
+  readonly taints: Taint[] | undefined;
+  /** node.metadata.labels (empty when it has none) */
+  readonly labels: Labels;
   readonly pods: Pod[];
   requested: Resources;
   /** requests with the 100m / 200Mi defaults for containers that state none (for scoring) */
@@ -128,11 +140,17 @@ function addHostPorts(out: HostPort[], containers: Container[] | undefined): voi
   }
 }
 
+// without a prototype: a lookup of any key finds nothing, as on an absent labels map
+const NO_LABELS: Labels = Object.freeze(Object.create(null) as Labels);
+
 export function createNodeInfo(node: Node): NodeInfo {
   const alloc = node.status?.allocatable ?? node.status?.capacity ?? {};
   return {
     name: node.metadata.name ?? '',
     node,
+    unschedulable: !!node.spec.unschedulable,
+    taints: node.spec.taints,
+    labels: node.metadata.labels ?? NO_LABELS,
     pods: [],
     requested: emptyResources(),
     nonZeroRequested: emptyResources(),

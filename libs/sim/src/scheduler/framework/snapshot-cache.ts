@@ -172,6 +172,9 @@ class NodeState {
     return {
       name: this.base.name,
       node,
+      unschedulable: this.base.unschedulable,
+      taints: this.base.taints,
+      labels: this.base.labels,
       pods: counted.map((c) => c.pod),
       requested,
       nonZeroRequested,
