@@ -57,6 +57,19 @@ export interface NodeInfo {
   /** allocatable `pods` */
   readonly allowedPodNumber: number;
   readonly usedPorts: HostPort[];
+  /*
+   * The numbers NodeResourcesFit and BalancedAllocation read for every node of every cycle, flat
+   * for the same reason as unschedulable above: pods.length, and the cpu and memory of
+   * allocatable, requested and nonZeroRequested. Whatever sets those sets these (createNodeInfo,
+   * addPodToNodeInfo, the cache's build).
+   */
+  numPods: number;
+  readonly allocatableMilliCpu: number;
+  readonly allocatableMemory: number;
+  requestedMilliCpu: number;
+  requestedMemory: number;
+  nonZeroMilliCpu: number;
+  nonZeroMemory: number;
   /** image name (every entry of node.status.images[].names) -> state */
   readonly imageStates: Map<string, ImageState>;
   /**
@@ -145,6 +158,7 @@ const NO_LABELS: Labels = Object.freeze(Object.create(null) as Labels);
 
 export function createNodeInfo(node: Node): NodeInfo {
   const alloc = node.status?.allocatable ?? node.status?.capacity ?? {};
+  const allocatable = fromResourceList(alloc);
   return {
     name: node.metadata.name ?? '',
     node,
@@ -154,9 +168,16 @@ export function createNodeInfo(node: Node): NodeInfo {
     pods: [],
     requested: emptyResources(),
     nonZeroRequested: emptyResources(),
-    allocatable: fromResourceList(alloc),
+    allocatable,
     allowedPodNumber: intValue(alloc['pods'] ?? '0'),
     usedPorts: [],
+    numPods: 0,
+    allocatableMilliCpu: allocatable.milliCpu,
+    allocatableMemory: allocatable.memory,
+    requestedMilliCpu: 0,
+    requestedMemory: 0,
+    nonZeroMilliCpu: 0,
+    nonZeroMemory: 0,
     imageStates: new Map(),
     selectorCounts: new Map(),
   };
@@ -197,6 +218,11 @@ export function addPodToNodeInfo(info: NodeInfo, pod: Pod): void {
   info.pods.push(pod);
   info.requested = addResources(info.requested, s.req);
   info.nonZeroRequested = addResources(info.nonZeroRequested, s.nonZero);
+  info.numPods = info.pods.length;
+  info.requestedMilliCpu = info.requested.milliCpu;
+  info.requestedMemory = info.requested.memory;
+  info.nonZeroMilliCpu = info.nonZeroRequested.milliCpu;
+  info.nonZeroMemory = info.nonZeroRequested.memory;
   info.usedPorts.push(...s.ports);
   info.selectorCounts = new Map();
 }
