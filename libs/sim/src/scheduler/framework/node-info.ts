@@ -11,6 +11,7 @@ import type {
   Pod,
   Service,
   StorageClass,
+  Taint,
 } from '../../model';
 import type { ReplicaSet } from '../../model/apps';
 import { intValue } from '../../shared/quantity';
@@ -37,6 +38,17 @@ export interface ImageState {
 export interface NodeInfo {
   readonly name: string;
   readonly node: Node;
+  /*
+   * The Node fields the filter and score plugins read for every node of every cycle, taken once
+   * per Node object (Node objects are replaced, never changed): a cycle mostly waits on memory,
+   * and these save it reaching the Node and its spec and metadata on each node.
+   */
+  /** node.spec.unschedulable */
+  readonly unschedulable: boolean;
+  /** node.spec.taints */
+  readonly taints: Taint[] | undefined;
+  /** node.metadata.labels (empty when it has none) */
+  readonly labels: Labels;
   readonly pods: Pod[];
   requested: Resources;
   /** requests with the 100m / 200Mi defaults for containers that state none (for scoring) */
@@ -45,6 +57,19 @@ export interface NodeInfo {
   /** allocatable `pods` */
   readonly allowedPodNumber: number;
   readonly usedPorts: HostPort[];
+  /*
+   * The numbers NodeResourcesFit and BalancedAllocation read for every node of every cycle, flat
+   * for the same reason as unschedulable above: pods.length, and the cpu and memory of
+   * allocatable, requested and nonZeroRequested. Whatever sets those sets these (createNodeInfo,
+   * addPodToNodeInfo, the cache's build).
+   */
+  numPods: number;
+  readonly allocatableMilliCpu: number;
+  readonly allocatableMemory: number;
+  requestedMilliCpu: number;
+  requestedMemory: number;
+  nonZeroMilliCpu: number;
+  nonZeroMemory: number;
   /** image name (every entry of node.status.images[].names) -> state */
   readonly imageStates: Map<string, ImageState>;
   /**
@@ -128,17 +153,31 @@ function addHostPorts(out: HostPort[], containers: Container[] | undefined): voi
   }
 }
 
+// without a prototype: a lookup of any key finds nothing, as on an absent labels map
+const NO_LABELS: Labels = Object.freeze(Object.create(null) as Labels);
+
 export function createNodeInfo(node: Node): NodeInfo {
   const alloc = node.status?.allocatable ?? node.status?.capacity ?? {};
+  const allocatable = fromResourceList(alloc);
   return {
     name: node.metadata.name ?? '',
     node,
+    unschedulable: !!node.spec.unschedulable,
+    taints: node.spec.taints,
+    labels: node.metadata.labels ?? NO_LABELS,
     pods: [],
     requested: emptyResources(),
     nonZeroRequested: emptyResources(),
-    allocatable: fromResourceList(alloc),
+    allocatable,
     allowedPodNumber: intValue(alloc['pods'] ?? '0'),
     usedPorts: [],
+    numPods: 0,
+    allocatableMilliCpu: allocatable.milliCpu,
+    allocatableMemory: allocatable.memory,
+    requestedMilliCpu: 0,
+    requestedMemory: 0,
+    nonZeroMilliCpu: 0,
+    nonZeroMemory: 0,
     imageStates: new Map(),
     selectorCounts: new Map(),
   };
@@ -179,6 +218,11 @@ export function addPodToNodeInfo(info: NodeInfo, pod: Pod): void {
   info.pods.push(pod);
   info.requested = addResources(info.requested, s.req);
   info.nonZeroRequested = addResources(info.nonZeroRequested, s.nonZero);
+  info.numPods = info.pods.length;
+  info.requestedMilliCpu = info.requested.milliCpu;
+  info.requestedMemory = info.requested.memory;
+  info.nonZeroMilliCpu = info.nonZeroRequested.milliCpu;
+  info.nonZeroMemory = info.nonZeroRequested.memory;
   info.usedPorts.push(...s.ports);
   info.selectorCounts = new Map();
 }

@@ -417,6 +417,12 @@ function keptFeasibleAt(feasibleAt: number[]): readonly number[] {
 }
 
 /**
+ * Where every plugin's raw scores are taken, cycle after cycle: most columns score like the last
+ * cycle and are not kept, so keptColumn copies the list only when a record keeps it.
+ */
+const rawScores: number[] = [];
+
+/**
  * RunScorePlugins, NormalizeScore and the weights: each plugin's raw and normalized scores are
  * kept as the record's columns (the record builds per-node entries from them when read).
  */
@@ -435,7 +441,8 @@ function prioritizeNodes(
     const pre = plugin.preScore ? plugin.preScore(pod, feasible, snapshot) : { skip: false };
     decision.scorePlugins.push(scorePluginRecord(scorer, pre.skip));
     if (pre.skip) continue;
-    const raw = new Array<number>(n);
+    const raw = rawScores;
+    raw.length = n;
     for (let i = 0; i < n; i++)
       raw[i] = plugin.score(pod, feasible[i] as NodeInfo, pre.state, snapshot);
     const normalized = plugin.normalize ? plugin.normalize(raw, feasible, pre.state) : raw;
@@ -455,9 +462,10 @@ function prioritizeNodes(
  */
 const lastColumns = new WeakMap<WeightedScorePlugin, ScoreColumn>();
 
+/** `raw` is the shared rawScores list; `normalized` is the plugin's own, or that same list. */
 function keptColumn(scorer: WeightedScorePlugin, raw: number[], normalized: number[]): ScoreColumn {
   const last = lastColumns.get(scorer);
-  const keptRaw = last && isSameNumbers(last.raw, raw) ? last.raw : Object.freeze(raw);
+  const keptRaw = last && isSameNumbers(last.raw, raw) ? last.raw : Object.freeze(raw.slice());
   const keptNormalized =
     normalized === raw
       ? keptRaw

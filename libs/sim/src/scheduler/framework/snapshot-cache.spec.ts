@@ -72,12 +72,22 @@ function view(info: NodeInfo): unknown {
   return {
     name: info.name,
     node: info.node,
+    unschedulable: info.unschedulable,
+    taints: info.taints,
+    labels: info.labels,
     pods: info.pods,
     requested: info.requested,
     nonZeroRequested: info.nonZeroRequested,
     allocatable: info.allocatable,
     allowedPodNumber: info.allowedPodNumber,
     usedPorts: info.usedPorts,
+    numPods: info.numPods,
+    allocatableMilliCpu: info.allocatableMilliCpu,
+    allocatableMemory: info.allocatableMemory,
+    requestedMilliCpu: info.requestedMilliCpu,
+    requestedMemory: info.requestedMemory,
+    nonZeroMilliCpu: info.nonZeroMilliCpu,
+    nonZeroMemory: info.nonZeroMemory,
     imageStates: [...info.imageStates.entries()],
   };
 }

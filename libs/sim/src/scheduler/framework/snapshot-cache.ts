@@ -169,15 +169,26 @@ class NodeState {
     }
     const usedPorts: HostPort[] = [];
     if (this.portPods > 0) for (const c of counted) usedPorts.push(...c.sums.ports);
+    const pods = counted.map((c) => c.pod);
     return {
       name: this.base.name,
       node,
-      pods: counted.map((c) => c.pod),
+      unschedulable: this.base.unschedulable,
+      taints: this.base.taints,
+      labels: this.base.labels,
+      pods,
       requested,
       nonZeroRequested,
       allocatable: this.base.allocatable,
       allowedPodNumber: this.base.allowedPodNumber,
       usedPorts,
+      numPods: pods.length,
+      allocatableMilliCpu: this.base.allocatableMilliCpu,
+      allocatableMemory: this.base.allocatableMemory,
+      requestedMilliCpu: requested.milliCpu,
+      requestedMemory: requested.memory,
+      nonZeroMilliCpu: nonZeroRequested.milliCpu,
+      nonZeroMemory: nonZeroRequested.memory,
       imageStates: this.imageStates,
       selectorCounts: this.selectorCounts,
     };

@@ -56,10 +56,10 @@ export const balancedAllocationPlugin: ScorePlugin<Resources> = {
   score(pod, node, state) {
     const req = state ?? podRequests(pod);
     return balancedCpuMemoryScore(
-      node.requested.milliCpu + req.milliCpu,
-      node.allocatable.milliCpu,
-      node.requested.memory + req.memory,
-      node.allocatable.memory,
+      node.requestedMilliCpu + req.milliCpu,
+      node.allocatableMilliCpu,
+      node.requestedMemory + req.memory,
+      node.allocatableMemory,
     );
   },
 };

@@ -46,13 +46,16 @@ export function insufficientResources(req: Resources, node: NodeInfo): string[] 
 
 /** Whether insufficientResources finds nothing, without building its list (run per node). */
 function fitsRequest(req: Resources, node: NodeInfo): boolean {
-  if (node.pods.length + 1 > node.allowedPodNumber) return false;
+  // the node's flat numbers for pods, cpu and memory; its objects only for the rarer resources
+  if (node.numPods + 1 > node.allowedPodNumber) return false;
   if (!hasAnyRequest(req)) return true;
-  const a = node.allocatable;
-  const r = node.requested;
-  if (req.milliCpu > 0 && req.milliCpu > a.milliCpu - r.milliCpu) return false;
-  if (req.memory > 0 && req.memory > a.memory - r.memory) return false;
-  if (req.ephemeralStorage > 0 && req.ephemeralStorage > a.ephemeralStorage - r.ephemeralStorage)
+  if (req.milliCpu > 0 && req.milliCpu > node.allocatableMilliCpu - node.requestedMilliCpu)
+    return false;
+  if (req.memory > 0 && req.memory > node.allocatableMemory - node.requestedMemory) return false;
+  if (
+    req.ephemeralStorage > 0 &&
+    req.ephemeralStorage > node.allocatable.ephemeralStorage - node.requested.ephemeralStorage
+  )
     return false;
   return isEmptyRecord(req.scalar) || insufficientResources(req, node).length === 0;
 }
@@ -74,14 +77,14 @@ export function leastAllocatedScore(pod: Pod, node: NodeInfo, podNonZero?: Resou
   // cpu then memory, unrolled: this runs for every feasible node of every cycle
   let sum = 0;
   let weights = 0;
-  const cpuAlloc = node.allocatable.milliCpu;
+  const cpuAlloc = node.allocatableMilliCpu;
   if (cpuAlloc !== 0) {
-    sum += leastRequestedScore(node.nonZeroRequested.milliCpu + req.milliCpu, cpuAlloc);
+    sum += leastRequestedScore(node.nonZeroMilliCpu + req.milliCpu, cpuAlloc);
     weights += 1;
   }
-  const memoryAlloc = node.allocatable.memory;
+  const memoryAlloc = node.allocatableMemory;
   if (memoryAlloc !== 0) {
-    sum += leastRequestedScore(node.nonZeroRequested.memory + req.memory, memoryAlloc);
+    sum += leastRequestedScore(node.nonZeroMemory + req.memory, memoryAlloc);
     weights += 1;
   }
   return weights === 0 ? 0 : Math.trunc(sum / weights);

@@ -14,7 +14,7 @@ export const nodeUnschedulablePlugin: FilterPlugin = {
   name: NODE_UNSCHEDULABLE,
   events: ['NodeAdd', 'NodeTaint', 'UnscheduledPodUpdate'],
   filter(pod, node): Status {
-    if (!node.node.spec.unschedulable) return SUCCESS;
+    if (!node.unschedulable) return SUCCESS;
     const tolerated = tolerationsTolerateTaint(pod.spec.tolerations, {
       key: TAINT_NODE_UNSCHEDULABLE,
       effect: 'NoSchedule',

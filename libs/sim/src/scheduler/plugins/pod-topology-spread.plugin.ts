@@ -225,8 +225,8 @@ function ownerReplicaSet(pod: Pod, snapshot: Snapshot): ReplicaSet | undefined {
   );
 }
 
-function hasAllKeys(node: Node, constraints: SpreadConstraint[]): boolean {
-  const labels = node.metadata.labels ?? {};
+function hasAllKeys(info: NodeInfo, constraints: SpreadConstraint[]): boolean {
+  const labels = info.labels;
   return constraints.every((c) => Object.prototype.hasOwnProperty.call(labels, c.topologyKey));
 }
 
@@ -303,14 +303,14 @@ function nodeLayout(
     c.topologyKey === LABEL_HOSTNAME ? undefined : domainsOf(pairCounts, c.topologyKey),
   );
   for (const info of feasible) {
-    if (requireAll && !hasAllKeys(info.node, constraints)) {
+    if (requireAll && !hasAllKeys(info, constraints)) {
       ignored.add(info.name);
       continue;
     }
     for (let i = 0; i < constraints.length; i++) {
       const domains = domainsByConstraint[i];
       if (!domains) continue;
-      const value = info.node.metadata.labels?.[(constraints[i] as SpreadConstraint).topologyKey];
+      const value = info.labels[(constraints[i] as SpreadConstraint).topologyKey];
       if (!domains.has(value ?? '')) {
         domains.set(value ?? '', 0);
         topoSize[i] = (topoSize[i] ?? 0) + 1;
@@ -326,7 +326,7 @@ function nodeLayout(
   // (a cluster without zone labels skips the zone default's count entirely).
   let scoredPairs: PairCounts | undefined;
   for (const info of feasible) {
-    const labels = info.node.metadata.labels ?? {};
+    const labels = info.labels;
     for (const c of constraints) {
       if (c.topologyKey === LABEL_HOSTNAME || !hasOwn(labels, c.topologyKey)) continue;
       scoredPairs ??= new Map();
@@ -341,11 +341,11 @@ function nodeLayout(
     return layout;
   }
   for (const info of snapshot.nodes) {
-    if (requireAll && !hasAllKeys(info.node, constraints)) continue;
+    if (requireAll && !hasAllKeys(info, constraints)) continue;
     if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
     for (let i = 0; i < constraints.length; i++) {
       const c = constraints[i] as SpreadConstraint;
-      const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+      const value = info.labels[c.topologyKey] ?? '';
       const domains = pairCounts.get(c.topologyKey);
       const cur = domains?.get(value);
       if (cur === undefined || !scoredPairs.get(c.topologyKey)?.has(value)) continue;
@@ -375,12 +375,12 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
     const pairCounts: PairCounts = new Map();
     for (const info of snapshot.nodes) {
       // Node inclusion policies (v1.32 defaults): nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore.
-      if (!hasAllKeys(info.node, constraints)) continue;
+      if (!hasAllKeys(info, constraints)) continue;
       if (!matchesRequiredNodeAffinity(pod, info.node)) continue;
       for (let i = 0; i < constraints.length; i++) {
         const c = constraints[i] as SpreadConstraint;
         const domains = domainsOf(pairCounts, c.topologyKey);
-        const value = info.node.metadata.labels?.[c.topologyKey] ?? '';
+        const value = info.labels[c.topologyKey] ?? '';
         const n = countOnNode(info, counted[i] as CountedSelector);
         domains.set(value, (domains.get(value) ?? 0) + n);
       }
@@ -394,7 +394,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
   },
   filter(pod, node, state): Status {
     if (!state || state.constraints.length === 0) return SUCCESS;
-    const labels = node.node.metadata.labels ?? {};
+    const labels = node.labels;
     for (let i = 0; i < state.constraints.length; i++) {
       const c = state.constraints[i] as SpreadConstraint;
       if (!hasOwn(labels, c.topologyKey)) {
@@ -426,7 +426,7 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
   },
   score(_pod, node: NodeInfo, state) {
     if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;
-    const labels = node.node.metadata.labels ?? {};
+    const labels = node.labels;
     let score = 0;
     for (let i = 0; i < state.constraints.length; i++) {
       const c = state.constraints[i] as SpreadConstraint;

@@ -57,7 +57,7 @@ export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
   name: TAINT_TOLERATION,
   events: ['NodeAdd', 'NodeTaint', 'UnscheduledPodUpdate'],
   filter(pod, node): Status {
-    const taint = findUntoleratedTaint(node.node.spec.taints, pod);
+    const taint = findUntoleratedTaint(node.taints, pod);
     return taint ? unresolvable(untoleratedTaintReason(taint)) : SUCCESS;
   },
   preScore(pod) {
@@ -68,7 +68,7 @@ export const taintTolerationPlugin: FilterPlugin & ScorePlugin<Toleration[]> = {
     return { skip: false, state };
   },
   score(_pod, node, tolerations) {
-    const taints = node.node.spec.taints;
+    const taints = node.taints;
     if (!taints) return 0;
     // an index loop: for-of here left an iterator per node of every cycle
     let untolerated = 0;
