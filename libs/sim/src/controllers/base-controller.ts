@@ -6,7 +6,7 @@
 // original would have; the informer caches are rebuilt by a relist.
 
 import type { ApiRequest, ApiResponse, WatchEvent } from '../client/api-client';
-import type { KubeObject } from '../model';
+import type { KubeObject, OwnerReference } from '../model';
 import { isStatus } from '../model';
 import type {
   Component,
@@ -385,18 +385,23 @@ export function byKey(a: KubeObject, b: KubeObject): number {
 export function controllerRef(
   obj: KubeObject,
 ): { kind: string; name: string; uid: string } | undefined {
-  // a loop, not find with a closure: several controllers ask this of every pod change
+  // an index loop, not find with a closure nor for-of: several controllers ask this of every pod
+  // change, and V8 walks a frozen array (as the apiserver's objects are) with a generic iterator
   const refs = obj.metadata.ownerReferences;
   if (refs == null) return undefined;
-  for (const r of refs) if (r.controller === true) return r;
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i] as OwnerReference;
+    if (r.controller === true) return r;
+  }
   return undefined;
 }
 
 /** Objects behind index keys, skipping keys a relist may have left stale. */
 export function lookup<T extends KubeObject>(informer: Informer<T>, keys: readonly string[]): T[] {
   const out: T[] = [];
-  for (const key of keys) {
-    const obj = informer.getByKey(key);
+  // an index loop: the keys are often an index's frozen-for-reading array, walked for every sync
+  for (let i = 0; i < keys.length; i++) {
+    const obj = informer.getByKey(keys[i] as string);
     if (obj) out.push(obj);
   }
   return out;

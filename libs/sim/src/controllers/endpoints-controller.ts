@@ -60,14 +60,18 @@ export class EndpointsController extends BaseController {
     const obj = ev.object;
     if (resource !== 'pods') return [keyOf(obj)];
     const ns = obj.metadata.namespace ?? '';
-    // the index's own sorted arrays, read before the next apply: most pod events concern no Service
-    const keys = new Set(this.endpointsByPod.sortedKeys(keyOf(obj)));
+    // the index's own sorted arrays, read before the next apply: most pod events concern no Service,
+    // so the few keys are deduplicated in an array rather than through a Set made for each event
+    const keys = this.endpointsByPod.sortedKeys(keyOf(obj)).slice();
     const services = this.informer<Service>('services');
     for (const serviceKey of this.servicesByNs.sortedKeys(ns)) {
       const svc = services.getByKey(serviceKey);
-      if (svc && mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) keys.add(keyOf(svc));
+      if (svc && mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) {
+        const key = keyOf(svc);
+        if (!keys.includes(key)) keys.push(key);
+      }
     }
-    return keys.size === 0 ? [] : [...keys];
+    return keys;
   }
 
   protected allKeys(): string[] {

@@ -79,20 +79,23 @@ export class EndpointSliceController extends BaseController {
         ? [`${obj.metadata.namespace}/${svc}`]
         : [];
     }
-    const keys = new Set<string>();
+    // most pod events concern no Service: the few keys are deduplicated in an array rather than
+    // through a Set made for each event
+    const keys: string[] = [];
     // the indexes' own sorted arrays, read before the next apply
     for (const sliceKey of this.slicesByPod.sortedKeys(keyOf(obj))) {
       const { namespace, name } = splitKey(sliceKey);
       const svc = this.informer<EndpointSlice>('endpointslices').get(namespace, name)?.metadata
         .labels?.[SERVICE_NAME_LABEL];
-      if (svc) keys.add(`${namespace}/${svc}`);
+      if (svc) pushNew(keys, `${namespace}/${svc}`);
     }
     const services = this.informer<Service>('services');
     for (const serviceKey of this.servicesByNs.sortedKeys(obj.metadata.namespace ?? '')) {
       const svc = services.getByKey(serviceKey);
-      if (svc && mapSelectorMatches(svc.spec.selector, obj.metadata.labels)) keys.add(keyOf(svc));
+      if (svc && mapSelectorMatches(svc.spec.selector, obj.metadata.labels))
+        pushNew(keys, keyOf(svc));
     }
-    return keys.size === 0 ? [] : [...keys];
+    return keys;
   }
 
   protected allKeys(): string[] {
@@ -204,4 +207,8 @@ function ownerRefTo(svc: Service): OwnerReference {
 function describe(endpoints: SliceEndpoint[]): string {
   const ready = endpoints.filter((e) => e.conditions?.ready).length;
   return `${endpoints.length} endpoints, ${ready} ready`;
+}
+
+function pushNew(keys: string[], key: string): void {
+  if (!keys.includes(key)) keys.push(key);
 }

@@ -59,7 +59,9 @@ function ownersExist(
   namespace: string | undefined,
   current: CurrentObjects,
 ): boolean {
-  for (const ref of refs) {
+  // an index loop: the refs are frozen, which V8 walks with a generic iterator under for-of
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i] as OwnerReference;
     const info = resourceForKind(ref.kind);
     if (!info) continue;
     const owner = current.get(info.resource, info.namespaced ? namespace : undefined, ref.name);

@@ -56,7 +56,8 @@ export class Index {
 
   private add(key: string, values: string[]): void {
     this.valuesOf.set(key, values);
-    for (const v of values) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as string;
       let set = this.byValue.get(v);
       if (!set) this.byValue.set(v, (set = new Set()));
       set.add(key);
@@ -65,7 +66,10 @@ export class Index {
   }
 
   private remove(key: string): void {
-    for (const v of this.valuesOf.get(key) ?? []) {
+    const values = this.valuesOf.get(key);
+    if (values === undefined) return;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as string;
       this.byValue.get(v)?.delete(key);
       this.sorted.delete(v);
     }
@@ -131,15 +135,18 @@ function refUids(
   // only frozen lists are remembered, and they stay frozen: a hit needs no frozen check
   let uids = memo.get(refs);
   if (uids !== undefined) return uids;
-  // loops rather than filter/map
+  // index loops rather than filter/map or for-of (a generic iterator over a frozen array)
   uids = [];
-  for (const r of refs) if (!controllerOnly || r.controller === true) uids.push(r.uid);
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i] as OwnerReference;
+    if (!controllerOnly || r.controller === true) uids.push(r.uid);
+  }
   if (Object.isFrozen(refs) && allFrozen(refs)) memo.set(refs, uids);
   return uids;
 }
 
 function allFrozen(refs: OwnerReference[]): boolean {
-  for (const r of refs) if (!Object.isFrozen(r)) return false;
+  for (let i = 0; i < refs.length; i++) if (!Object.isFrozen(refs[i])) return false;
   return true;
 }
 

@@ -54,7 +54,9 @@ export class OwnedPodCounts {
   }
 
   private count(entry: PodEntry, delta: 1 | -1): void {
-    for (const owner of entry.owners) {
+    const owners = entry.owners;
+    for (let i = 0; i < owners.length; i++) {
+      const owner = owners[i] as string;
       let groups = this.byOwner.get(owner);
       if (!groups) this.byOwner.set(owner, (groups = new Map()));
       let group = groups.get(entry.group);

@@ -4,10 +4,14 @@ import type { Condition, Pod } from '../model';
 import { parseIso } from '../shared/time';
 
 export function podCondition(pod: Pod, type: string): Condition | undefined {
-  // a loop, not find with a closure: every controller asks this of every pod it looks at
+  // an index loop, not find with a closure nor for-of over the frozen array (a generic iterator):
+  // every controller asks this of every pod it looks at
   const conditions = pod.status?.conditions;
   if (!conditions) return undefined;
-  for (const c of conditions) if (c.type === type) return c;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i] as Condition;
+    if (c.type === type) return c;
+  }
   return undefined;
 }
 

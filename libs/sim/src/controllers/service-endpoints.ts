@@ -33,14 +33,25 @@ export function podChangeConcernsServices(
   prev: KubeObject | undefined,
   current: CurrentObjects,
 ): boolean {
-  return (
-    selectedInNamespace(pod, current) || (prev !== undefined && selectedInNamespace(prev, current))
+  // Two controllers ask this of every pod change, and each listing copies the namespace's
+  // Services: a pod never changes namespace, so one listing serves both versions.
+  const namespace = pod.metadata.namespace ?? '';
+  const services = current.list('services', namespace) as readonly Service[];
+  if (selectedByAny(services, pod)) return true;
+  if (prev === undefined) return false;
+  const prevNamespace = prev.metadata.namespace ?? '';
+  return selectedByAny(
+    prevNamespace === namespace
+      ? services
+      : (current.list('services', prevNamespace) as readonly Service[]),
+    prev,
   );
 }
 
-function selectedInNamespace(pod: KubeObject, current: CurrentObjects): boolean {
-  for (const svc of current.list('services', pod.metadata.namespace ?? '') as Service[])
-    if (mapSelectorMatches(svc.spec.selector, pod.metadata.labels)) return true;
+function selectedByAny(services: readonly Service[], pod: KubeObject): boolean {
+  for (let i = 0; i < services.length; i++)
+    if (mapSelectorMatches((services[i] as Service).spec.selector, pod.metadata.labels))
+      return true;
   return false;
 }
 

@@ -48,8 +48,12 @@ export function evictionDecision(
 
 function hasNoExecuteTaint(current: CurrentObjects, nodeName: string | undefined): boolean {
   if (!nodeName) return false;
-  const node = current.get('nodes', undefined, nodeName) as Node | undefined;
-  return (node?.spec?.taints ?? []).some((t) => t.effect === 'NoExecute');
+  const taints = (current.get('nodes', undefined, nodeName) as Node | undefined)?.spec?.taints;
+  if (taints == null) return false;
+  // an index loop over the node's frozen taints, not some with a closure: asked of every pod change
+  for (let i = 0; i < taints.length; i++)
+    if ((taints[i] as Taint).effect === 'NoExecute') return true;
+  return false;
 }
 
 interface Scheduled {

@@ -96,9 +96,15 @@ export function mapSelectorMatches(
   selector: Labels | undefined,
   labels: Labels | undefined,
 ): boolean {
-  if (!selector || Object.keys(selector).length === 0) return false;
+  if (!selector) return false;
   const l = labels ?? {};
-  return Object.entries(selector).every(([k, v]) => l[k] === v);
+  // a for-in rather than Object.keys and entries: asked of every Service for every pod change
+  let empty = true;
+  for (const k in selector) {
+    empty = false;
+    if (l[k] !== selector[k]) return false;
+  }
+  return !empty;
 }
 
 export class SelectorParseError extends Error {}

@@ -20,15 +20,17 @@ let lastIsoText = '';
 
 /**
  * isoAt for instants that come back over and over (a kubelet prints each container's start time
- * on every sync): each is formatted once, in a bounded map apart from isoAt's one instant.
+ * on every sync): each second is formatted once, in a bounded map apart from isoAt's one instant
+ * (the many containers started within one second share its text).
  */
 export function isoAtRemembered(startMs: number, simMs: number): string {
   const at = startMs + simMs;
-  let text = isoTexts.get(at);
+  const second = Math.floor(at / 1000);
+  let text = isoTexts.get(second);
   if (text === undefined) {
     text = new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
     if (isoTexts.size >= ISO_TEXTS_MAX) isoTexts.clear();
-    isoTexts.set(at, text);
+    isoTexts.set(second, text);
   }
   return text;
 }
