@@ -1663,10 +1663,17 @@ export class ApiServer {
     const handedOver = req.handOver === true;
     let obj: KubeObject;
     if (statusOnly && isComponent(ctx.user)) {
+      // update() keeps only the status of a status write, after checking the name, namespace,
+      // kind and resourceVersion: the rest of the object a component sends (its whole object,
+      // in as many shapes as there are kinds) is not copied
+      const meta = src.metadata;
       const status = (src as Record<string, unknown>)['status'];
       obj = {
-        ...src,
-        metadata: { ...(src.metadata ?? {}) },
+        apiVersion: src.apiVersion,
+        kind: src.kind,
+        metadata: meta
+          ? { name: meta.name, namespace: meta.namespace, resourceVersion: meta.resourceVersion }
+          : {},
         status: handedOver && isPlainData(status, true) ? status : deepClone(status),
       } as KubeObject;
     } else obj = handedOver && isPlainData(src, false) ? src : deepClone(src);
