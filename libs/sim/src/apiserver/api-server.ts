@@ -1903,9 +1903,6 @@ function bookmark(info: ResourceInfo, revision: number): WatchEvent {
   };
 }
 
-/** The watch event of a cached change, made once and shared (frozen) by every watcher. */
-const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
-
 /** How far a filtered watch from one revision was answered, and what matched up to there. */
 interface WatchMemo {
   upTo: number;
@@ -1972,13 +1969,16 @@ interface UserAnswers {
   watches: Map<string, Map<string, Decision>>;
 }
 
+/**
+ * The watch event of a cached change, made once and shared (frozen) by every watcher: kept on the
+ * cached event itself (a field read per event handed out, not a WeakMap lookup and entry).
+ */
 function sharedWatchEvent(ev: CachedEvent): WatchEvent {
-  let w = sharedEvents.get(ev);
+  let w = ev.shared;
   if (w === undefined) {
     w = { type: ev.type, object: ev.object, revision: ev.revision };
     if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
-    Object.freeze(w);
-    sharedEvents.set(ev, w);
+    ev.shared = Object.freeze(w);
   }
   return w;
 }
