@@ -62,7 +62,7 @@ import { pruneUnknown, unknownFields } from './field-schema';
 import { printTable } from './printers';
 import { clone, jsonPatch, mergePatch, PatchError, strategicMergePatch } from './patch';
 import type { Decision, RbacSource, RequestAttributes } from './rbac';
-import { forbiddenReason, nodeAuthorize, rbacAuthorize, rulesFor } from './rbac';
+import { forbiddenReason, nameCanMatter, nodeAuthorize, rbacAuthorize, rulesFor } from './rbac';
 import { allocateClusterIP, allocateNodePorts } from './service-ips';
 import type { FieldError } from './status';
 import * as S from './status';
@@ -117,6 +117,8 @@ const STATUS_SUB = new Set([
 ]);
 /** bound on remembered RBAC decisions (names make keys; a long-lived lab must not grow them) */
 const RBAC_DECISIONS_MAX = 10_000;
+/** An RBAC memo's answer for request attributes whose decision may depend on the object's name */
+const NAME_DECIDES = Symbol('name decides');
 const REVIEW = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
 /** Metadata only the apiserver sets: a create drops what the client sent of it. */
 const SERVER_OWNED_METADATA = [
@@ -1291,13 +1293,25 @@ export class ApiServer {
     // from the RBAC objects alone, so an answer holds until one of them changes.
     // Authenticated users are the authenticator's own objects: answers hang off each of them
     // (checked against the name and groups they were given for).
+    // The object's name is part of the question only where a resourceNames rule could read it
+    // (nameCanMatter): a scheduler binding each pod by name otherwise asks one question.
     const mine = this.answersFor(attrs.user);
-    const key = `${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}\u0000${attrs.name ?? ''}`;
-    let decision = mine.answers.get(key);
-    if (decision === undefined) {
+    const answers = mine.answers;
+    const request = `${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}`;
+    let answer = answers.get(request);
+    if (answer === undefined) {
+      const source = this.rbacSource();
+      answer = nameCanMatter(source, attrs) ? NAME_DECIDES : rbacAuthorize(source, attrs);
+      if (answers.size >= RBAC_DECISIONS_MAX) answers.clear();
+      answers.set(request, answer);
+    }
+    if (answer !== NAME_DECIDES) return { ...answer };
+    const named = `${request}\u0000${attrs.name ?? ''}`;
+    let decision = answers.get(named);
+    if (decision === undefined || decision === NAME_DECIDES) {
       decision = rbacAuthorize(this.rbacSource(), attrs);
-      if (mine.answers.size >= RBAC_DECISIONS_MAX) mine.answers.clear();
-      mine.answers.set(key, decision);
+      if (answers.size >= RBAC_DECISIONS_MAX) answers.clear();
+      answers.set(named, decision);
     }
     return { ...decision };
   }
@@ -1649,10 +1663,17 @@ export class ApiServer {
     const handedOver = req.handOver === true;
     let obj: KubeObject;
     if (statusOnly && isComponent(ctx.user)) {
+      // update() keeps only the status of a status write, after checking the name, namespace,
+      // kind and resourceVersion: the rest of the object a component sends (its whole object,
+      // in as many shapes as there are kinds) is not copied
+      const meta = src.metadata;
       const status = (src as Record<string, unknown>)['status'];
       obj = {
-        ...src,
-        metadata: { ...(src.metadata ?? {}) },
+        apiVersion: src.apiVersion,
+        kind: src.kind,
+        metadata: meta
+          ? { name: meta.name, namespace: meta.namespace, resourceVersion: meta.resourceVersion }
+          : {},
         status: handedOver && isPlainData(status, true) ? status : deepClone(status),
       } as KubeObject;
     } else obj = handedOver && isPlainData(src, false) ? src : deepClone(src);
@@ -1882,9 +1903,6 @@ function bookmark(info: ResourceInfo, revision: number): WatchEvent {
   };
 }
 
-/** The watch event of a cached change, made once and shared (frozen) by every watcher. */
-const sharedEvents = new WeakMap<CachedEvent, WatchEvent>();
-
 /** How far a filtered watch from one revision was answered, and what matched up to there. */
 interface WatchMemo {
   upTo: number;
@@ -1942,18 +1960,25 @@ interface PendingWrite {
 interface UserAnswers {
   name: string;
   groups: string[];
-  answers: Map<string, Decision>;
+  /**
+   * RBAC decisions by request attributes without the name, or NAME_DECIDES where a resourceNames
+   * rule may read it: those are kept by attributes and name (the name appended)
+   */
+  answers: Map<string, Decision | typeof NAME_DECIDES>;
   /** watch answers, by resource then namespace ('' for none) */
   watches: Map<string, Map<string, Decision>>;
 }
 
+/**
+ * The watch event of a cached change, made once and shared (frozen) by every watcher: kept on the
+ * cached event itself (a field read per event handed out, not a WeakMap lookup and entry).
+ */
 function sharedWatchEvent(ev: CachedEvent): WatchEvent {
-  let w = sharedEvents.get(ev);
+  let w = ev.shared;
   if (w === undefined) {
     w = { type: ev.type, object: ev.object, revision: ev.revision };
     if (ev.traceSeq !== undefined) w.traceSeq = ev.traceSeq;
-    Object.freeze(w);
-    sharedEvents.set(ev, w);
+    ev.shared = Object.freeze(w);
   }
   return w;
 }

@@ -33,6 +33,14 @@ export interface RbacSource {
 }
 
 export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
+  if (!ruleCoversRequest(rule, a)) return false;
+  const names = rule.resourceNames ?? [];
+  if (names.length > 0 && (!a.name || !names.includes(a.name))) return false;
+  return true;
+}
+
+/** ruleAllows without the object's name: verbs, apiGroups and resources. */
+function ruleCoversRequest(rule: PolicyRule, a: RequestAttributes): boolean {
   if (!rule.verbs.includes('*') && !rule.verbs.includes(a.verb)) return false;
   const groups = rule.apiGroups ?? [];
   if (!groups.includes('*') && !groups.includes(a.apiGroup)) return false;
@@ -44,10 +52,20 @@ export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
       r === combined ||
       (a.subresource !== undefined && (r === `${a.resource}/*` || r === `*/${a.subresource}`)),
   );
-  if (!resourceOk) return false;
-  const names = rule.resourceNames ?? [];
-  if (names.length > 0 && (!a.name || !names.includes(a.name))) return false;
-  return true;
+  return resourceOk;
+}
+
+/**
+ * Whether rbacAuthorize's answer to a request can depend on the object's name: only a rule with
+ * resourceNames reads it (in ruleAllows), so when no role in reach (every ClusterRole, and the
+ * request namespace's Roles, bound or not) has one covering the request's verb, group and
+ * resource, every name gets the same decision.
+ */
+export function nameCanMatter(source: RbacSource, a: RequestAttributes): boolean {
+  const namedRuleCovers = (role: Role): boolean =>
+    (role.rules ?? []).some((r) => (r.resourceNames ?? []).length > 0 && ruleCoversRequest(r, a));
+  if (source.clusterRoles().some(namedRuleCovers)) return true;
+  return !!a.namespace && source.roles(a.namespace).some(namedRuleCovers);
 }
 
 export function subjectMatches(

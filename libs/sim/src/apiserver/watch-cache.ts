@@ -16,6 +16,11 @@ export interface CachedEvent {
   prev?: KubeObject;
   revision: number;
   traceSeq?: number;
+  /**
+   * the frozen WatchEvent every unfiltered watcher is given for this event, made by the first
+   * watch that hands it out (the event itself never changes)
+   */
+  shared?: WatchEvent;
 }
 
 /** An object whose stored bytes the apiserver cannot decode (corrupted, or an unknown key). */
@@ -146,13 +151,28 @@ export class WatchCache {
     // every event is one literal of the same shape (no field added later)
     if (entry === null) {
       if (c.objects.delete(key)) removeKey(c, key);
-      if (prev) ev = { type: 'DELETED', object: withRv(prev, revision), prev, revision, traceSeq };
+      if (prev)
+        ev = {
+          type: 'DELETED',
+          object: withRv(prev, revision),
+          prev,
+          revision,
+          traceSeq,
+          shared: undefined,
+        };
     } else {
       deepFreeze(entry);
       if (!prevEntry) addKey(c, key);
       c.objects.set(key, entry);
       if (!isCorrupt(entry))
-        ev = { type: prev ? 'MODIFIED' : 'ADDED', object: entry, prev, revision, traceSeq };
+        ev = {
+          type: prev ? 'MODIFIED' : 'ADDED',
+          object: entry,
+          prev,
+          revision,
+          traceSeq,
+          shared: undefined,
+        };
     }
     if (ev) {
       c.history.push(ev);
