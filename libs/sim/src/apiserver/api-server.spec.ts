@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../client/api-client';
 import type { SimLab } from '../lab/lab';
+import { startComponent, stopComponent } from '../faults/faults';
 import { createLab } from '../lab/lab';
 import type { LabRequest } from '../lab/lab-types';
 import type { KubeObject, Pod, Status } from '../model';
@@ -779,5 +780,55 @@ describe('apiserver field validation', () => {
       'unknown field "spec.replica"',
     ]);
     expect((r.body as KubeObject)['spec']).not.toHaveProperty('replica');
+  });
+});
+
+describe('list at an exact resourceVersion', () => {
+  it('should list ConfigMaps as they stood at a past revision, and answer 410 Expired when it is too old', () => {
+    const lab = createLab({ seed: 5 });
+    const cm = (data: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'default' },
+      data: { mode: data },
+    });
+    const created = lab.request(ADMIN, {
+      verb: 'create',
+      resource: 'configmaps',
+      namespace: 'default',
+      body: cm('a'),
+    }).body as KubeObject;
+    const rv = created.metadata.resourceVersion as string;
+    lab.request(ADMIN, {
+      verb: 'update',
+      resource: 'configmaps',
+      namespace: 'default',
+      name: 'settings',
+      body: { ...cm('b'), metadata: { ...cm('b').metadata, resourceVersion: rv } },
+    });
+    const listAt = (resourceVersion: string) =>
+      lab.request(ADMIN, {
+        verb: 'list',
+        resource: 'configmaps',
+        namespace: 'default',
+        query: { resourceVersion, resourceVersionMatch: 'Exact' },
+      });
+    const then = listAt(rv);
+    expect(then.code).toBe(200);
+    const list = then.body as { metadata: { resourceVersion: string }; items: KubeObject[] };
+    expect(list.metadata.resourceVersion).toBe(rv);
+    const settings = list.items.find((i) => i.metadata.name === 'settings') as KubeObject & {
+      data: Record<string, string>;
+    };
+    expect(settings.data['mode']).toBe('a');
+    // a restarted apiserver's watch cache starts its history anew: that revision is gone
+    stopComponent(lab, { component: 'kube-apiserver' });
+    startComponent(lab, { component: 'kube-apiserver' });
+    const tooOld = listAt(rv);
+    expect(tooOld.code).toBe(410);
+    expect((tooOld.body as Status).reason).toBe('Expired');
+    expect((tooOld.body as Status).message).toMatch(
+      new RegExp(`^too old resource version: ${rv} \\(\\d+\\)$`),
+    );
   });
 });

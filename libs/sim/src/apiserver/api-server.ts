@@ -144,12 +144,13 @@ interface Ctx {
 }
 
 /**
- * The furthest back (in revisions) a saved lab keeps a resource's watch history for a component
- * to resume from. Components read the watch a watch latency after each write, and passive
- * informers at their resync, so they are a few revisions behind at a save; a component further
- * behind (its process was stopped for long) relists after a restore.
+ * The most changes of one resource a saved lab keeps in its watch history for a component to
+ * resume from. Components read the watch a watch latency after each write, and passive informers
+ * at their resync, so they are a few changes behind at a save; a component further behind (its
+ * process was stopped for long) relists after a restore. A resource nothing changed for a long
+ * time costs nothing to keep, whatever its age.
  */
-const MAX_RESUME_GAP_REVISIONS = 1024;
+const MAX_RESUME_GAP_EVENTS = 1024;
 
 const HEX_CODES = [...'0123456789abcdef'].map((ch) => ch.charCodeAt(0));
 const VARIANT_CODES = [...'89ab'].map((ch) => ch.charCodeAt(0));
@@ -214,11 +215,7 @@ export class ApiServer {
    * watch latency, and a restored lab must answer their resumed watches as the original would.
    */
   historyState(resumePoints: Readonly<Record<string, number>>): WatchHistoryState {
-    const oldest = this.etcd.revision - MAX_RESUME_GAP_REVISIONS;
-    const cutoffs: Record<string, number> = {};
-    for (const [resource, at] of Object.entries(resumePoints))
-      if (at >= oldest) cutoffs[resource] = at;
-    return this.cache.historyState(cutoffs);
+    return this.cache.historyState(resumePoints, MAX_RESUME_GAP_EVENTS);
   }
 
   /** Puts a saved history back into the freshly loaded cache of a restored lab. */
@@ -280,7 +277,8 @@ export class ApiServer {
   // ---------------------------------------------------------------- request entry point
 
   handle(req: ApiRequest): ApiResponse {
-    if (!this.running) return { code: 0, body: CLIENT_CONNECTION_REFUSED };
+    if (!this.running && !(req.rebuild === true && req.verb === 'list'))
+      return { code: 0, body: CLIENT_CONNECTION_REFUSED };
     const info =
       req.resource === 'bindings' ? resourceInfo('bindings') : resourceInfo(req.resource);
     if (!info) return { code: 404, body: S.notFoundResourceType(req.resource) };
@@ -462,7 +460,19 @@ export class ApiServer {
     const matched: KubeObject[] = [];
     const ns = info.namespaced ? req.namespace || selectedNamespace(fieldSel) : undefined;
     const everything = labelSel.length === 0 && fieldSel.length === 0;
-    for (const e of this.cache.list(info.resource, ns)) {
+    // resourceVersionMatch=Exact: the list as it stood then, from the watch cache's history; or a
+    // restored component rebuilding its cache while the apiserver is stopped (see rebuildAt)
+    const exact =
+      req.query?.resourceVersionMatch === 'Exact' && req.query.resourceVersion !== undefined
+        ? Number(req.query.resourceVersion)
+        : null;
+    const at = exact ?? (!this.running && req.rebuildAt !== undefined ? req.rebuildAt : null);
+    const past = at === null ? null : this.cache.listAt(info.resource, ns, at);
+    if (exact !== null && !past) {
+      const oldest = this.cache.expiredBefore(info.resource, exact) ?? this.etcd.revision;
+      return this.respond(ctx, 410, S.expired(exact, oldest));
+    }
+    for (const e of past ?? this.cache.list(info.resource, ns)) {
       if (isCorrupt(e)) return this.respond(ctx, 500, S.internalError(e.error));
       if (
         everything ||
@@ -470,7 +480,7 @@ export class ApiServer {
       )
         matched.push(e);
     }
-    const resourceVersion = String(this.etcd.revision);
+    const resourceVersion = String(past ? at : this.etcd.revision);
     if (req.query?.asTable) {
       const table = printTable(info.resource, matched, {
         startMs: this.startMs,
@@ -498,17 +508,22 @@ export class ApiServer {
       labelSelector?: string;
       fieldSelector?: string;
       allowWatchBookmarks?: boolean;
+      rebuild?: boolean;
     } = {},
   ): WatchEvent[] | Status {
     if (!this.running) {
-      return {
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        message: CLIENT_CONNECTION_REFUSED,
-        code: 0,
-      };
+      if (!opts.rebuild)
+        return {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: CLIENT_CONNECTION_REFUSED,
+          code: 0,
+        };
+      // A restored component replaying what its saved self had not read yet: with the apiserver
+      // stopped, its saved self reads nothing more until it is back, and neither does it.
+      return [];
     }
     const info = resourceInfo(resource);
     if (!info) return S.notFoundResourceType(resource);

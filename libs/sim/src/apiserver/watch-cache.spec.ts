@@ -66,3 +66,51 @@ describe('WatchCache.list', () => {
     expect(cache.list('pods')[0]).toBe(first);
   });
 });
+
+describe('WatchCache.listAt', () => {
+  const labelled = (ns: string, name: string, v: string): KubeObject => ({
+    ...pod(ns, name),
+    metadata: { name, namespace: ns, labels: { v } },
+  });
+  const versions = (entries: unknown[]) =>
+    entries.map((e) => {
+      const m = (e as KubeObject).metadata;
+      return `${m.namespace}/${m.name}=${m.labels?.['v'] ?? ''}`;
+    });
+
+  it('should list the objects as they stood at a past revision, in etcd key order', () => {
+    const cache = new WatchCache(1);
+    cache.apply('pods', key('a', 'web-1'), labelled('a', 'web-1', '1'), 2);
+    cache.apply('pods', key('b', 'web-2'), labelled('b', 'web-2', '1'), 3);
+    // after revision 3: one changed, one deleted, one added
+    cache.apply('pods', key('a', 'web-1'), labelled('a', 'web-1', '2'), 4);
+    cache.apply('pods', key('b', 'web-2'), null, 5);
+    cache.apply('pods', key('a', 'api'), labelled('a', 'api', '1'), 6);
+    expect(versions(cache.listAt('pods', undefined, 3) ?? [])).toEqual(['a/web-1=1', 'b/web-2=1']);
+    expect(versions(cache.listAt('pods', 'b', 3) ?? [])).toEqual(['b/web-2=1']);
+    expect(versions(cache.listAt('pods', undefined, 4) ?? [])).toEqual(['a/web-1=2', 'b/web-2=1']);
+    expect(versions(cache.listAt('pods', undefined, 6) ?? [])).toEqual(['a/api=1', 'a/web-1=2']);
+  });
+
+  it('should refuse a revision its history no longer reaches', () => {
+    const cache = new WatchCache(10);
+    cache.apply('pods', key('a', 'web-1'), labelled('a', 'web-1', '1'), 11);
+    expect(cache.listAt('pods', undefined, 9)).toBeNull();
+  });
+
+  it('should answer the same after its history is saved and loaded into a fresh cache', () => {
+    const cache = new WatchCache(1);
+    cache.apply('pods', key('a', 'web-1'), labelled('a', 'web-1', '1'), 2);
+    cache.apply('pods', key('a', 'web-2'), labelled('a', 'web-2', '1'), 3);
+    cache.apply('pods', key('a', 'web-1'), labelled('a', 'web-1', '2'), 4);
+    cache.apply('pods', key('a', 'web-2'), null, 5);
+    const saved = cache.historyState({ pods: 3 }, 100);
+    const restored = new WatchCache(5);
+    restored.seed('pods', key('a', 'web-1'), labelled('a', 'web-1', '2'));
+    restored.loadHistory(saved);
+    expect(versions(restored.listAt('pods', undefined, 3) ?? [])).toEqual([
+      'a/web-1=1',
+      'a/web-2=1',
+    ]);
+  });
+});

@@ -128,6 +128,36 @@ export class WatchCache {
     return out;
   }
 
+  /**
+   * Entries of a resource as they stood at `revision` (etcd key order), rolled back from the
+   * current ones through the history; null when the history does not reach back that far.
+   */
+  listAt(resource: string, namespace: string | undefined, revision: number): CacheEntry[] | null {
+    const c = this.caches.get(resource);
+    if (!c || revision < c.bound) return null;
+    const at = new Map<string, CacheEntry | null>();
+    for (const ev of after(c.history, revision)) {
+      const key = keyOfEvent(c, ev);
+      if (at.has(key)) continue;
+      // the first change after `revision`: what it replaced is what was there
+      if (ev.type === 'ADDED') at.set(key, null);
+      else if (ev.prev) at.set(key, ev.prev);
+      else return null;
+    }
+    const prefix =
+      namespace && c.info.namespaced ? `/registry/${c.info.etcdPrefix}/${namespace}/` : '';
+    const keys = new Set<string>();
+    for (const key of (c.sorted ??= [...c.objects.keys()].sort())) keys.add(key);
+    for (const key of at.keys()) keys.add(key);
+    const out: CacheEntry[] = [];
+    for (const key of [...keys].sort()) {
+      if (!key.startsWith(prefix)) continue;
+      const entry = at.has(key) ? at.get(key) : c.objects.get(key);
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
   /** Seeds the current state without history (startup / restore). */
   seed(resource: string, key: string, entry: CacheEntry): void {
     const c = this.caches.get(resource);
@@ -203,25 +233,37 @@ export class WatchCache {
    * their object, except a Secret's: a Secret is kept decrypted only in memory, as by the real
    * apiserver, so such a history is left out and its watchers relist after a restore.
    */
-  historyState(cutoffs: Readonly<Record<string, number>>): WatchHistoryState {
+  historyState(cutoffs: Readonly<Record<string, number>>, maxEvents: number): WatchHistoryState {
     const out: WatchHistoryState = {};
     for (const [resource, cutoff] of Object.entries(cutoffs).sort(([a], [b]) => (a < b ? -1 : 1))) {
       const c = this.caches.get(resource);
       if (!c || cutoff < c.bound) continue;
       const i = firstAfter(c.history, cutoff);
+      if (c.history.length - i > maxEvents) continue;
       // complete after the cutoff itself: the same answer whether this cache ran from the start
       // or was restored since (its history then starts later)
       const bound = cutoff;
       const events: SavedEvent[] = [];
+      const seen = new Set<string>();
       for (let j = i; j < c.history.length; j++) {
         const ev = c.history[j] as CachedEvent;
-        const key = etcdKey(c.info, ev.object.metadata.namespace, ev.object.metadata.name ?? '');
+        const key = keyOfEvent(c, ev);
         const saved: SavedEvent = { type: ev.type, key, revision: ev.revision };
         if (ev.traceSeq !== undefined) saved.traceSeq = ev.traceSeq;
         if (ev.type === 'DELETED' || c.objects.get(key) !== ev.object) saved.object = ev.object;
+        // what a key's first change replaced: a restored lab can answer a list as it stood at
+        // the cutoff (see listAt), as a component restored while the apiserver is stopped needs
+        if (!seen.has(key)) {
+          seen.add(key);
+          if (ev.type !== 'ADDED' && ev.prev) saved.prev = ev.prev;
+        }
         events.push(saved);
       }
-      if (resource === 'secrets' && events.some((e) => e.object !== undefined)) continue;
+      if (
+        resource === 'secrets' &&
+        events.some((e) => e.object !== undefined || e.prev !== undefined)
+      )
+        continue;
       out[resource] = { bound, events };
     }
     return out;
@@ -229,8 +271,8 @@ export class WatchCache {
 
   /**
    * Puts a saved history back (a freshly seeded cache of a restored lab): each resource answers
-   * watches from its saved bound on. The first event of a key has no previous object (only
-   * filtered watches read it, and those relist after a restore).
+   * watches from its saved bound on. The first event of each key gets the object it replaced
+   * back, so filtered watches and `listAt` answer as the original's history would.
    */
   loadHistory(state: WatchHistoryState): void {
     for (const [resource, saved] of Object.entries(state)) {
@@ -307,6 +349,8 @@ export interface SavedEvent {
   traceSeq?: number;
   /** the object at that revision, when it is no longer the current one */
   object?: KubeObject;
+  /** the object this change replaced, for the first change of each key */
+  prev?: KubeObject;
 }
 
 export type WatchHistoryState = Record<string, { bound: number; events: SavedEvent[] }>;
@@ -324,13 +368,17 @@ function rebuildHistory(c: ResourceCache, saved: SavedEvent[]): CachedEvent[] | 
           : undefined;
     if (!object) return null;
     const ev: CachedEvent = { type: e.type, object, revision: e.revision };
-    const prev = last.get(e.key);
+    const prev = last.get(e.key) ?? (e.prev === undefined ? undefined : deepFreeze(e.prev));
     if (prev && e.type !== 'ADDED') ev.prev = prev;
     if (e.traceSeq !== undefined) ev.traceSeq = e.traceSeq;
     last.set(e.key, object);
     history.push(ev);
   }
   return history;
+}
+
+function keyOfEvent(c: ResourceCache, ev: CachedEvent): string {
+  return etcdKey(c.info, ev.object.metadata.namespace, ev.object.metadata.name ?? '');
 }
 
 /** Index of the first event with revision > since. */

@@ -22,6 +22,8 @@ export interface RequestQuery {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   force?: boolean;
   resourceVersion?: string;
+  /** with `resourceVersion`, `Exact`: a list as it stood at that revision (410 if too old) */
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   limit?: number;
   gracePeriodSeconds?: number;
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
@@ -64,6 +66,18 @@ export interface ApiRequest {
    * In-process only.
    */
   handOver?: boolean;
+  /**
+   * A restored component rebuilding the cache its saved self held (see `Informer.markRestored`):
+   * the lab's save and restore are not events of the simulated cluster, so this list is answered
+   * even while the apiserver is stopped. In-process only.
+   */
+  rebuild?: boolean;
+  /**
+   * With `rebuild`: the revision the saved component's cache stood at. A stopped apiserver
+   * answers the list as it was then (its saved self reads nothing more until the apiserver is
+   * back); a running one answers it as it is now, and the component's watch replays the rest.
+   */
+  rebuildAt?: number;
 }
 
 export type ApiResponseBody = KubeObject | KubeList | Table | Status | string;
@@ -107,6 +121,8 @@ export interface ApiClient {
       labelSelector?: string;
       fieldSelector?: string;
       allowWatchBookmarks?: boolean;
+      /** a restored component replaying what its saved self had not read yet (as `rebuild` above) */
+      rebuild?: boolean;
     },
   ): WatchEvent[] | Status;
 }

@@ -165,13 +165,12 @@ export abstract class BaseController implements Component {
   events = new EventRecorder();
   private delayed = new Map<string, number>();
   private lastResync = -Infinity;
-  private revisions: Record<string, number> = {};
   /**
-   * Revisions at the time of the save (restored state), for the informers that have not listed
-   * since: each one's first sync after the restore resumes the watch from there, whenever it
-   * comes (a passive informer's comes at the next full resync).
+   * Per resource, the revision of the last change seen (a list's, until a change comes): saved,
+   * so a restored controller's informers list as they stood then and watch on from there (a
+   * passive informer's at the next full resync).
    */
-  private resumeFrom: Record<string, number> = {};
+  private revisions: Record<string, number> = {};
 
   /** Informers read only at each full resync: they do not wake the controller (e.g. Leases). */
   private readonly passive: readonly string[];
@@ -258,29 +257,19 @@ export abstract class BaseController implements Component {
 
   /** Syncs the informers of `resources` and queues what their events touch; false if one never listed. */
   private syncInformers(resources: readonly string[], pass: Pass): boolean {
+    this.rebuildRestored(resources, pass);
     let synced = true;
     for (const resource of resources) {
       const informer = this.informers[resource] as Informer;
       const wasSynced = informer.synced;
-      let events = informer.sync(pass.ctx.client);
+      const events = informer.sync(pass.ctx.client);
       this.observe(resource, events);
       if (wasSynced) {
         if (events.length > 0) this.noteRevisions(resource, events);
       } else if (informer.synced) {
-        const from = this.resumeFrom[resource];
-        let replayed = from !== undefined;
-        if (replayed) {
-          // After a restore the queue was saved and the cache relisted: only what changed since
-          // the save is new work, exactly what the original lab's watch would have delivered.
-          delete this.resumeFrom[resource];
-          const since = pass.ctx.client.watch(resource, from as number);
-          if (!isStatus(since)) events = since;
-          else replayed = false; // history gone (410): every relisted object is reconciled
-        }
-        // The bookmark used for that replay: a list sets it (the cache holds everything up to
-        // the list's revision), then only real watch events move it.
-        if (!replayed) this.revisions[resource] = informer.lastRevision;
-        else if (events.length > 0) this.noteRevisions(resource, events);
+        // a first list: the cache holds everything up to its revision, then only real watch
+        // events move the saved revision
+        this.revisions[resource] = informer.lastRevision;
       } else synced = false;
       for (const ev of events) {
         const keys = this.keysFor(resource, ev, pass);
@@ -288,6 +277,32 @@ export abstract class BaseController implements Component {
       }
     }
     return synced;
+  }
+
+  /**
+   * A restored controller's first pass: every informer of `resources` lists as it stood when the
+   * lab was saved (its indexes with it), before any event is looked at. The pass then goes on
+   * as the saved controller's would: each watch delivers what changed since, in resource order,
+   * and the keys of one resource's events are worked out from the others' indexes as they
+   * stood. An informer whose history is gone lists the cluster as it is now, and every object
+   * it lists is reconciled.
+   */
+  private rebuildRestored(resources: readonly string[], pass: Pass): void {
+    for (const resource of resources) {
+      const informer = this.informers[resource] as Informer;
+      // one that had never listed when the lab was saved lists for the first time, as it would have
+      if (!informer.restoring || this.revisions[resource] === undefined) continue;
+      const listed = informer.sync(pass.ctx.client);
+      if (!informer.synced) continue;
+      this.observe(resource, listed);
+      if (informer.listedAtResumePoint) continue;
+      // as a watch answered 410 Expired would have the saved controller relist
+      if (listed.length > 0) this.noteRevisions(resource, listed);
+      for (const ev of listed) {
+        const keys = this.keysFor(resource, ev, pass);
+        for (let i = 0; i < keys.length; i++) this.enqueue(keys[i] as string);
+      }
+    }
   }
 
   private noteRevisions(resource: string, events: readonly WatchEvent[]): void {
@@ -340,13 +355,15 @@ export abstract class BaseController implements Component {
 
   /** `undefined` models a process restart: in-memory state (queues, timers) is lost. */
   loadState(state: unknown): void {
-    for (const inf of Object.values(this.informers)) inf.reset();
     const s = state as SavedState | undefined | null;
+    for (const [resource, inf] of Object.entries(this.informers)) {
+      if (s) inf.markRestored(s.revisions?.[resource], true);
+      else inf.reset();
+    }
     if (!s) {
       this.queue = new Map();
       this.delayed = new Map();
       this.lastResync = -Infinity;
-      this.resumeFrom = {};
       this.revisions = {};
       this.events = new EventRecorder();
       this.loadExtra(undefined);
@@ -355,7 +372,6 @@ export abstract class BaseController implements Component {
     this.queue = new Map(s.queue);
     this.delayed = new Map(s.delayed);
     this.lastResync = s.lastResync;
-    this.resumeFrom = { ...(s.revisions ?? {}) };
     this.revisions = { ...(s.revisions ?? {}) };
     this.events = EventRecorder.fromJSON(s.events);
     this.loadExtra(s.extra);

@@ -19,7 +19,7 @@ import type {
   Toleration,
 } from '../model';
 import { isStatus } from '../model';
-import { computePodTemplateHash } from '../shared/hash';
+import { computePodTemplateHash, hex16 } from '../shared/hash';
 import type { ObservedChange } from '../runtime/component';
 import type { Pass } from './base-controller';
 import {
@@ -210,8 +210,12 @@ export class DaemonSetController extends BaseController {
   readonly eventSource = 'daemonset-controller';
   readonly periodMs = 30_000;
   private readonly podsByOwner = new Index(byControllerUid);
-  /** labels and taints per node as last seen, so status-only updates wake nothing */
-  private readonly nodeSigs = new Map<string, string>();
+  /**
+   * A digest of each node's labels and taints as last seen, so status-only updates wake nothing.
+   * Saved with the lab: a restored controller must tell the same node changes apart as the
+   * original, not take its relisted nodes for new ones.
+   */
+  private nodeSigs = new Map<string, string>();
   private nodesChanged = false;
 
   constructor() {
@@ -230,6 +234,16 @@ export class DaemonSetController extends BaseController {
       if (sig === undefined) this.nodeSigs.delete(name);
       else this.nodeSigs.set(name, sig);
     }
+  }
+
+  protected override saveExtra(): unknown {
+    return this.nodeSigs.size > 0
+      ? [...this.nodeSigs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      : undefined;
+  }
+
+  protected override loadExtra(extra: unknown): void {
+    this.nodeSigs = new Map(Array.isArray(extra) ? (extra as [string, string][]) : []);
   }
 
   /** Only a DaemonSet's own pods (before or after the change) concern it. */
@@ -553,7 +567,7 @@ function ownerRefTo(ds: DaemonSet): OwnerReference {
 
 /** Labels and taints decide the plan; a status-only node update does not. */
 function schedulingSignature(node: Node): string {
-  return JSON.stringify([node.metadata.labels ?? {}, node.spec?.taints ?? []]);
+  return hex16(JSON.stringify([node.metadata.labels ?? {}, node.spec?.taints ?? []]));
 }
 
 function sameStatus(a: DaemonSet['status'], b: NonNullable<DaemonSet['status']>): boolean {

@@ -6,6 +6,8 @@ import type { Component, ComponentContext } from '../runtime/component';
 import type { EndpointSlice, Endpoints, Service } from '../model';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
+import type { WatchEvent } from '../client/api-client';
+import { isStatus } from '../model';
 import { Informer } from '../shared/informer';
 import type { ProxyServicePort, Protocol } from './proxy-rules';
 import { buildProxyRules, FILTER_JUMPS, isProxyChain, NAT_JUMPS } from './proxy-rules';
@@ -21,6 +23,11 @@ interface ProxyState {
   lastSyncAt: number | null;
   lastFingerprint: string | null;
   syncs: number;
+}
+
+interface SavedProxyState extends ProxyState {
+  /** per watched resource, the revision its watch had read to: where a restored proxy resumes */
+  revisions?: Record<string, number>;
 }
 
 /** Ready endpoints per (service, port name, protocol), from EndpointSlices or else Endpoints. */
@@ -100,15 +107,49 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
   const endpoints = new Informer<Endpoints>('endpoints');
   let state: ProxyState = { lastSyncAt: null, lastFingerprint: null, syncs: 0 };
   let last: { at: number; ports: ProxyServicePort[] } | null = null;
+  const informers: Informer[] = [services, slices, endpoints];
+  /** after a restore: where each watch had read to when the lab was saved */
+  let resumeFrom: Record<string, number> = {};
+  /**
+   * Per resource, the revision of the last change seen (a list's, until a change comes): where a
+   * restored proxy resumes. Not the informer's own, which a restored proxy's relist moves on.
+   */
+  let revisions: Record<string, number> = {};
+
+  /**
+   * The informer's changes. A restored proxy relists its caches, but the changes it acts on
+   * (and names as the cause of its sync) are what the saved one's watch would have delivered:
+   * the events since the save, not the relist's ADDED for every object.
+   */
+  const follow = (informer: Informer, ctx: ComponentContext): readonly WatchEvent[] => {
+    const resource = informer.resource;
+    const wasSynced = informer.synced;
+    let events: readonly WatchEvent[] = informer.sync(ctx.client);
+    if (!wasSynced && informer.synced) {
+      const from = resumeFrom[resource];
+      delete resumeFrom[resource];
+      const since = from === undefined ? null : ctx.client.watch(resource, from, { rebuild: true });
+      if (since === null || isStatus(since)) {
+        // a first list, or a resume point the apiserver no longer remembers (410)
+        revisions[resource] = informer.lastRevision;
+        return events;
+      }
+      revisions[resource] = from as number;
+      events = since;
+      // the watch goes on from where the saved one would have read to, not from the list
+      let upTo = from as number;
+      for (const ev of since) if (ev.revision > upTo) upTo = ev.revision;
+      informer.resumeAt(upTo);
+    }
+    for (const ev of events)
+      if (ev.revision > (revisions[resource] ?? -1)) revisions[resource] = ev.revision;
+    return events;
+  };
 
   const reconcile = (ctx: ComponentContext): void => {
     // A stopped unit does nothing, whoever calls it: the kernel keeps the last rules.
     if (!host.systemd.isActive('kube-proxy')) return;
-    const changes = [
-      ...services.sync(ctx.client),
-      ...slices.sync(ctx.client),
-      ...endpoints.sync(ctx.client),
-    ];
+    const changes = [...follow(services, ctx), ...follow(slices, ctx), ...follow(endpoints, ctx)];
     if (!services.synced) return; // apiserver unreachable and nothing cached yet: keep the kernel as is
     const cause = changes.reduce<number | undefined>((acc, ev) => ev.traceSeq ?? acc, undefined);
     const ports = collectServicePorts(
@@ -160,6 +201,9 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
     ctx.wakeAt(ctx.now + KUBE_PROXY_SYNC_PERIOD_MS, { periodic: true });
   };
 
+  /** Where each watch resumes after a restore: read so far, or still the saved point. */
+  const resumePoints = (): Record<string, number> => ({ ...revisions });
+
   return {
     name: 'kube-proxy',
     node: host.name,
@@ -168,17 +212,24 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
     watches: ['services', 'endpointslices', 'endpoints'],
     reconcile,
     lastSync: () => last,
-    saveState: () => ({ ...state }),
+    saveState: (): SavedProxyState => {
+      const revisions = resumePoints();
+      return Object.keys(revisions).length > 0 ? { ...state, revisions } : { ...state };
+    },
+    resumePoints,
     loadState: (s: unknown) => {
-      const v = s as Partial<ProxyState> | undefined;
+      const v = s as Partial<SavedProxyState> | undefined;
       state = {
         lastSyncAt: v?.lastSyncAt ?? null,
         lastFingerprint: v?.lastFingerprint ?? null,
         syncs: v?.syncs ?? 0,
       };
-      services.reset();
-      slices.reset();
-      endpoints.reset();
+      resumeFrom = { ...(v?.revisions ?? {}) };
+      revisions = { ...resumeFrom };
+      for (const informer of informers) {
+        if (v) informer.markRestored(resumeFrom[informer.resource]);
+        else informer.reset();
+      }
     },
   };
 }

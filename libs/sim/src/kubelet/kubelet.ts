@@ -682,6 +682,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       const since = ctx.client.watch('pods', resumeFrom, {
         fieldSelector: `spec.nodeName=${name}`,
         allowWatchBookmarks: true,
+        rebuild: true,
       });
       if (!isStatus(since)) {
         watchSeen = resumeFrom;
@@ -994,6 +995,7 @@ export function createKubelet(host: NodeHost): Kubelet {
       resumeFrom = sync?.seen;
       watchSeen = -1;
       pods = new Informer<Pod>('pods', { fieldSelector: `spec.nodeName=${name}` });
+      if (s) pods.markRestored(resumeFrom);
     },
   };
 }

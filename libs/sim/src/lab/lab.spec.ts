@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, Status } from '../model';
+import { startComponent, stopComponent } from '../faults/faults';
 import { createLab, restoreLab } from './lab';
 
 const secret = {
@@ -343,6 +344,26 @@ describe('determinism and serialization', () => {
         });
       },
     ],
+    [
+      'a kubelet stopped long enough for its node to go NotReady is started again',
+      (lab: ReturnType<typeof createLab>) => {
+        lab.request('kubernetes-admin', {
+          verb: 'create',
+          resource: 'services',
+          namespace: 'kube-system',
+          body: {
+            apiVersion: 'v1',
+            kind: 'Service',
+            metadata: { name: 'proxied' },
+            spec: { selector: { 'k8s-app': 'kube-proxy' }, ports: [{ port: 10256 }] },
+          },
+        });
+        lab.advance(5_000);
+        stopComponent(lab, { component: 'kubelet', node: 'node-2' });
+        lab.advance(70_000);
+        startComponent(lab, { component: 'kubelet', node: 'node-2' });
+      },
+    ],
   ])(
     'should act exactly as the original when restored at any moment after %s, components lagging included',
     (_what, act) => {
@@ -368,6 +389,54 @@ describe('determinism and serialization', () => {
     },
     60_000,
   );
+
+  it('should act exactly as the original when a kubelet stopped before the save is started after the restore', () => {
+    const lab = createLab({ seed: 11 });
+    lab.advance(10_000);
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 4,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+          },
+        },
+      },
+    });
+    lab.request('kubernetes-admin', {
+      verb: 'create',
+      resource: 'services',
+      namespace: 'default',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+      },
+    });
+    lab.advance(8_000);
+    stopComponent(lab, { component: 'kubelet', node: 'node-2' });
+    // long enough for the node to go NotReady and its pods' endpoints to turn not ready
+    lab.advance(90_000);
+    const copy = restoreLab(lab.serialize());
+    const seq = lab.trace().at(-1)?.seq ?? 0;
+    startComponent(lab, { component: 'kubelet', node: 'node-2' });
+    startComponent(copy, { component: 'kubelet', node: 'node-2' });
+    for (let t = 0; t < 20_000; t += 500) {
+      lab.advance(500);
+      copy.advance(500);
+    }
+    expect(copy.trace(seq)).toEqual(lab.trace(seq));
+    expect(copy.serialize()).toBe(lab.serialize());
+  }, 60_000);
 
   it('should store the same lab whether restored and ticked in steps or advanced at once from creation', () => {
     // what a worker (restores, ticks 250 ms at a time) and the API (its cached instance catches

@@ -209,7 +209,7 @@ export class KubeScheduler implements Scheduler {
     const from = this.resumeFrom[resource];
     if (!wasSynced && from !== undefined) {
       delete this.resumeFrom[resource];
-      const since = ctx.client.watch(resource, from);
+      const since = ctx.client.watch(resource, from, { rebuild: true });
       if (!isStatus(since)) {
         const changed = new Set(since.map((ev) => keyOf(ev.object)));
         events = [
@@ -221,6 +221,8 @@ export class KubeScheduler implements Scheduler {
       }
     }
     for (const ev of read) if (ev.revision > seen) seen = ev.revision;
+    // after a replay, the watch goes on from where the saved one would have read to
+    if (read !== events) informer.resumeAt(seen);
     this.bookmarks[resource] = seen;
     return events;
   }
@@ -897,6 +899,18 @@ export class KubeScheduler implements Scheduler {
     };
   }
 
+  private informers(): Informer<KubeObject>[] {
+    return [
+      this.podInformer,
+      this.nodeInformer,
+      this.serviceInformer,
+      this.rsInformer,
+      this.pvcInformer,
+      this.pvInformer,
+      this.classInformer,
+    ] as Informer<KubeObject>[];
+  }
+
   loadState(state: unknown): void {
     const s = (state ?? {}) as Partial<SavedState>;
     this.queue = SchedulingQueue.fromJSON(s.queue);
@@ -916,6 +930,11 @@ export class KubeScheduler implements Scheduler {
     this.pvcInformer = new Informer<PersistentVolumeClaim>('persistentvolumeclaims');
     this.pvInformer = new Informer<PersistentVolume>('persistentvolumes');
     this.classInformer = new Informer<StorageClass>('storageclasses');
+    if (state)
+      for (const informer of this.informers())
+        informer.markRestored(
+          (s.revisions as Record<string, number> | undefined)?.[informer.resource],
+        );
     this.volumeUsers = s.volumeUsers ?? false;
     this.followClasses = s.followClasses ?? false;
     this.knownVolumes = new Map(s.volumes ?? []);

@@ -3,7 +3,7 @@
 // world every loop, which is how real controllers keep the apiserver's load flat. A 410 Expired
 // (watch cache too old, e.g. after a restore) makes it relist, as client-go's reflector does.
 
-import type { ApiClient, WatchEvent } from '../client/api-client';
+import type { ApiClient, ApiResponse, WatchEvent } from '../client/api-client';
 import type { KubeList, KubeObject } from '../model';
 import { isStatus } from '../model';
 
@@ -12,6 +12,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   private revision = -1;
   /** Lists that replaced the cache: after the first, indexes fed by the events may hold stale keys. */
   relists = 0;
+  /** until its first list: the informer of a restored component (see `markRestored`) */
+  private restored = false;
+  /** the revision the saved component's cache stood at, if known */
+  private restoredAt: number | undefined;
+  /** list exactly at `restoredAt`, whether the apiserver runs or not (see `markRestored`) */
+  private restoreExactly = false;
+  /** The last list stood at the restored component's resume point (its cache as saved). */
+  listedAtResumePoint = false;
   /** the watch options of every sync, made once */
   private readonly watchOpts: {
     namespace?: string;
@@ -97,21 +105,58 @@ export class Informer<T extends KubeObject = KubeObject> {
   reset(): void {
     this.cache.clear();
     this.revision = -1;
+    this.restored = false;
+  }
+
+  /**
+   * This informer belongs to a component restored from a saved lab. Its cache is not saved, so
+   * its first list rebuilds it: that is the saved component's memory, not a call the running
+   * cluster makes, and it is answered even if the apiserver is stopped now, as the cache stood
+   * at `at` (a lab saved and restored acts as one that never was). `exactly`: as it stood at `at`
+   * even while the apiserver runs (the component then reads what changed since from its watch,
+   * as the saved one would have), unless the apiserver's history no longer reaches back.
+   */
+  markRestored(at?: number, exactly = false): void {
+    this.reset();
+    this.restored = true;
+    this.restoredAt = at;
+    this.restoreExactly = exactly;
+  }
+
+  /** Whether the next sync is the first list of a restored component's informer. */
+  get restoring(): boolean {
+    return this.restored && this.revision < 0;
   }
 
   private relist(client: ApiClient): WatchEvent<T>[] {
-    const res = client.request({
-      verb: 'list',
-      resource: this.resource,
-      namespace: this.opts.namespace,
-      query: { labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector },
-      // the cache holds the apiserver's frozen objects, as the watch delivers them
-      readOnly: true,
-    });
+    const query = {
+      labelSelector: this.opts.labelSelector,
+      fieldSelector: this.opts.fieldSelector,
+    };
+    const request = (exactly: boolean): ApiResponse =>
+      client.request({
+        verb: 'list',
+        resource: this.resource,
+        namespace: this.opts.namespace,
+        query:
+          exactly && this.restoredAt !== undefined
+            ? { ...query, resourceVersion: String(this.restoredAt), resourceVersionMatch: 'Exact' }
+            : query,
+        // the cache holds the apiserver's frozen objects, as the watch delivers them
+        readOnly: true,
+        ...(this.restored ? { rebuild: true, rebuildAt: this.restoredAt } : {}),
+      });
+    const exactly = this.restored && this.restoreExactly && this.restoredAt !== undefined;
+    let res = request(exactly);
+    // the history no longer reaches back to the save: the cache as it is now
+    if (exactly && res.code === 410) res = request(false);
     if (res.code !== 200 || typeof res.body === 'string' || isStatus(res.body)) return [];
     const list = res.body as KubeList<T>;
     this.cache.clear();
     this.relists++;
+    this.listedAtResumePoint =
+      exactly && res.code === 200 && list.metadata.resourceVersion === String(this.restoredAt);
+    this.restored = false;
     for (const item of list.items) this.cache.set(keyOf(item), item);
     this.revision = Number(list.metadata.resourceVersion ?? 0);
     return list.items.map((object) => ({
