@@ -446,7 +446,9 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       remembered && isSameNodes(remembered.nodes, feasible)
         ? remembered.layout
         : nodeLayout(pod, feasible, snapshot, constraints, counted, requireAll, key);
-    return { skip: false, state: { constraints, counted, ...layout } };
+    // the layout's fields named, not spread: fields spread after others take a slow path
+    const { ignored, pairCounts, weights } = layout;
+    return { skip: false, state: { constraints, counted, ignored, pairCounts, weights } };
   },
   score(_pod, node: NodeInfo, state) {
     if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;
