@@ -50,6 +50,12 @@ let totalsShape: { names: readonly string[]; object: Readonly<Record<string, num
   object: {},
 };
 
+/** The names and feasible indexes (both frozen) a list of feasible names was last found to match. */
+const matchedLists = new WeakMap<
+  readonly string[],
+  { names: readonly string[]; feasibleAt: readonly number[] }
+>();
+
 // The lists of a node that was not evaluated or not scored, shared (and frozen) by all records.
 const NO_VERDICTS = Object.freeze([]) as unknown as FilterVerdict[];
 const NO_SCORES = Object.freeze([]) as unknown as ScoreEntry[];
@@ -105,14 +111,21 @@ export class DecisionRecord implements SchedulingDecision {
     return out;
   }
 
-  /** Whether `list` holds the feasible nodes' names, in the snapshot's order. */
+  /** Whether `list` (never changed once made) holds the feasible nodes' names, in snapshot order. */
   isFeasibleList(list: readonly string[]): boolean {
     const { names, feasibleAt } = this.#cycle;
     if (list.length !== feasibleAt.length) return false;
+    // Consecutive cycles mostly share their frozen names and feasible indexes: a list found to
+    // match them once matches them again without comparing every name.
+    const matched = matchedLists.get(list);
+    if (matched !== undefined && matched.names === names && matched.feasibleAt === feasibleAt)
+      return true;
     const wrap = wrapOf(feasibleAt);
     for (let k = 0; k < feasibleAt.length; k++) {
       if (list[k] !== names[feasibleAt[(wrap + k) % feasibleAt.length] as number]) return false;
     }
+    if (Object.isFrozen(names) && Object.isFrozen(feasibleAt))
+      matchedLists.set(list, { names, feasibleAt });
     return true;
   }
 
@@ -207,10 +220,20 @@ export class DecisionRecord implements SchedulingDecision {
  * from where the last one stopped, so they rise, wrap once, and rise again.
  */
 function wrapOf(feasibleAt: readonly number[]): number {
-  for (let j = 1; j < feasibleAt.length; j++)
-    if ((feasibleAt[j] as number) < (feasibleAt[j - 1] as number)) return j;
-  return 0;
+  // consecutive cycles mostly share one frozen list, and a cycle asks several times
+  if (feasibleAt === lastWrap.feasibleAt) return lastWrap.wrap;
+  let wrap = 0;
+  for (let j = 1; j < feasibleAt.length; j++) {
+    if ((feasibleAt[j] as number) < (feasibleAt[j - 1] as number)) {
+      wrap = j;
+      break;
+    }
+  }
+  if (Object.isFrozen(feasibleAt)) lastWrap = { feasibleAt, wrap };
+  return wrap;
 }
+
+let lastWrap: { feasibleAt: readonly number[]; wrap: number } = { feasibleAt: [], wrap: 0 };
 
 function scoresAt(columns: ScoreColumn[], at: number): ScoreEntry[] {
   const scores = new Array<ScoreEntry>(columns.length);

@@ -187,6 +187,24 @@ export interface PodSums {
   req: Resources;
   nonZero: Resources;
   ports: HostPort[];
+  /** both sums plain (see isPlain): the cache keeps them as running totals */
+  plain: boolean;
+}
+
+/**
+ * Requests without extended resources, in non-negative safe integers, add up to the same total in
+ * any order, so a running sum equals a re-sum. Anything else is re-summed in pod-key order.
+ */
+function isPlain(r: Resources): boolean {
+  return (
+    Number.isSafeInteger(r.milliCpu) &&
+    r.milliCpu >= 0 &&
+    Number.isSafeInteger(r.memory) &&
+    r.memory >= 0 &&
+    Number.isSafeInteger(r.ephemeralStorage) &&
+    r.ephemeralStorage >= 0 &&
+    Object.keys(r.scalar).length === 0
+  );
 }
 
 /**
@@ -204,11 +222,9 @@ export function sumsOf(pod: Pod): PodSums {
   const initContainers = pod.spec?.initContainers;
   const memo = podSums.get(memoKey);
   if (memo && memo.initContainers === initContainers) return memo.sums;
-  const sums = {
-    req: podRequests(pod),
-    nonZero: podRequests(pod, { nonMissingDefaults: true }),
-    ports: podHostPorts(pod),
-  };
+  const req = podRequests(pod);
+  const nonZero = podRequests(pod, { nonMissingDefaults: true });
+  const sums = { req, nonZero, ports: podHostPorts(pod), plain: isPlain(req) && isPlain(nonZero) };
   podSums.set(memoKey, { initContainers, sums });
   return sums;
 }

@@ -23,22 +23,6 @@ interface CountedPod {
   sums: PodSums;
 }
 
-/**
- * Requests without extended resources, in non-negative safe integers, add up to the same total in
- * any order, so a running sum equals a re-sum. Anything else is re-summed in pod-key order.
- */
-function isPlain(r: Resources): boolean {
-  return (
-    Number.isSafeInteger(r.milliCpu) &&
-    r.milliCpu >= 0 &&
-    Number.isSafeInteger(r.memory) &&
-    r.memory >= 0 &&
-    Number.isSafeInteger(r.ephemeralStorage) &&
-    r.ephemeralStorage >= 0 &&
-    Object.keys(r.scalar).length === 0
-  );
-}
-
 /** Running totals of one kind of request (requested or non-zero requested) over plain pods. */
 class RunningSum {
   milliCpu = 0;
@@ -93,6 +77,16 @@ class NodeState {
   setPod(key: string, pod: Pod | undefined): void {
     const i = this.indexOf(key);
     const old = this.keys[i] === key ? this.pods[i] : undefined;
+    if (old && pod) {
+      const sums = sumsOf(pod);
+      if (sums === old.sums && !isLabelsChange(old.pod, pod)) {
+        // Most pod events are status writes, which keep the (frozen) containers and so the sums
+        // object: taking the sums off and putting them back on would change nothing (plain sums
+        // are exact integers, and overflowed ones are summed again anyway), nor would the counts.
+        old.pod = pod;
+        return;
+      }
+    }
     if (old) this.account(old.sums, -1);
     if (!old || !pod || isLabelsChange(old.pod, pod)) {
       this.selectorCounts =
@@ -130,7 +124,7 @@ class NodeState {
   }
 
   private account(sums: PodSums, sign: 1 | -1): void {
-    if (isPlain(sums.req) && isPlain(sums.nonZero)) {
+    if (sums.plain) {
       this.requested.add(sums.req, sign);
       this.nonZero.add(sums.nonZero, sign);
     } else {

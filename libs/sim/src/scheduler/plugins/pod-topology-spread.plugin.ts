@@ -153,10 +153,7 @@ export function defaultSelector(pod: Pod, snapshot: Snapshot): SpreadSelector {
     (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1,
   );
   for (const svc of services) {
-    if ((svc.metadata.namespace ?? 'default') !== ns || !svc.spec.selector) continue;
-    const sel = svc.spec.selector;
-    const labels = pod.metadata.labels ?? {};
-    if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(merged, sel);
+    if (selectsPod(svc, ns, pod)) Object.assign(merged, svc.spec.selector);
   }
   const reqs: ParsedSelector = Object.keys(merged)
     .sort()
@@ -208,12 +205,39 @@ function systemDefaultConstraints(pod: Pod, snapshot: Snapshot): SpreadConstrain
   return constraints;
 }
 
-/** Everything defaultSelector reads besides the Services: namespace, labels, ReplicaSet selector. */
+/**
+ * What defaultSelector's answer depends on besides the Service list: the namespace, the
+ * ReplicaSet selector, and which Services of the list select the pod (the pod's labels matter
+ * only through those). Every replica has labels of its own, so a key naming them was text built
+ * anew for each pod; the matching Services are a short walk of a short list.
+ */
 function defaultSelectorInputs(pod: Pod, snapshot: Snapshot): string {
   const ns = pod.metadata.namespace ?? 'default';
   const rs = ownerReplicaSet(pod, snapshot);
   const rsSelector = (rs?.spec as { selector?: unknown } | undefined)?.selector;
-  return `${ns}\u0000${rsSelector ? JSON.stringify(rsSelector) : ''}\u0000${JSON.stringify(pod.metadata.labels ?? {})}`;
+  let key = `${ns}\u0000${rsSelector ? jsonOf(rsSelector) : ''}`;
+  const services = snapshot.services;
+  for (let i = 0; i < services.length; i++)
+    if (selectsPod(services[i] as Service, ns, pod)) key += `\u0000${i}`;
+  return key;
+}
+
+/** Whether defaultSelector merges this Service's selector for the pod. */
+function selectsPod(svc: Service, ns: string, pod: Pod): boolean {
+  if ((svc.metadata.namespace ?? 'default') !== ns || !svc.spec.selector) return false;
+  const sel = svc.spec.selector;
+  const labels = pod.metadata.labels ?? {};
+  return Object.entries(sel).every(([k, v]) => labels[k] === v);
+}
+
+// A ReplicaSet's selector text, per selector object: its status writes keep the (frozen) spec.
+const selectorTexts = new WeakMap<object, string>();
+
+function jsonOf(v: unknown): string {
+  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return JSON.stringify(v);
+  let text = selectorTexts.get(v);
+  if (text === undefined) selectorTexts.set(v, (text = JSON.stringify(v)));
+  return text;
 }
 
 function ownerReplicaSet(pod: Pod, snapshot: Snapshot): ReplicaSet | undefined {
@@ -422,7 +446,9 @@ export const podTopologySpreadPlugin: FilterPlugin<FilterState> & ScorePlugin<Sc
       remembered && isSameNodes(remembered.nodes, feasible)
         ? remembered.layout
         : nodeLayout(pod, feasible, snapshot, constraints, counted, requireAll, key);
-    return { skip: false, state: { constraints, counted, ...layout } };
+    // the layout's fields named, not spread: fields spread after others take a slow path
+    const { ignored, pairCounts, weights } = layout;
+    return { skip: false, state: { constraints, counted, ignored, pairCounts, weights } };
   },
   score(_pod, node: NodeInfo, state) {
     if (!state || (state.ignored.size > 0 && state.ignored.has(node.name))) return 0;

@@ -96,8 +96,14 @@ export class SchedulingQueue {
       }
       return;
     }
+    // Field by field (in the order a spread of the caller's fields gave), not a spread followed
+    // by more fields: V8 adds each field after a spread through a slow path (~1 µs apiece), and
+    // every pod of a big Deployment comes through here.
     this.insert({
-      ...p,
+      key: p.key,
+      uid: p.uid,
+      priority: p.priority,
+      causedBy: p.causedBy,
       timestamp: now,
       attempts: 0,
       seq: this.seq++,
