@@ -12,7 +12,14 @@ export interface TraceStoreState {
 export const DEFAULT_TRACE_LIMIT = 50_000;
 
 export class TraceStore implements TraceSink {
-  private events: TraceEvent[] = [];
+  /**
+   * The retained events are `events` from `head` on. The oldest fall off by moving `head` (their
+   * slots emptied so they are not kept alive): a splice from the front of ~51,000 events moved
+   * every kept one, with a write barrier each, once per 1,000 events emitted. The array is
+   * compacted only once `head` has passed `limit` events.
+   */
+  private events: (TraceEvent | undefined)[] = [];
+  private head = 0;
   private nextSeq = 1;
   private listeners: ((ev: TraceEvent) => void)[] = [];
 
@@ -23,13 +30,29 @@ export class TraceStore implements TraceSink {
 
   emit(input: TraceInput): number {
     const ev = this.event(input);
-    this.events.push(ev);
-    // Trim in chunks so trimming stays amortised O(1), in place: a fresh copy of the 50,000 kept
-    // events had to grow again on the next push, and both copies were large-object garbage.
-    if (this.events.length > this.limit + 1000)
-      this.events.splice(0, this.events.length - this.limit);
+    const events = this.events;
+    events.push(ev);
+    // Trim in chunks of 1,000 (which events are retained, and so what `since` answers, depends
+    // on it): down to the newest `limit`.
+    const retained = events.length - this.head;
+    if (retained > this.limit + 1000) this.dropOldest(retained - this.limit);
     for (const l of this.listeners) l(ev);
     return ev.seq;
+  }
+
+  private dropOldest(count: number): void {
+    const events = this.events;
+    const head = this.head + count;
+    for (let i = this.head; i < head; i++) events[i] = undefined;
+    if (head >= this.limit) {
+      this.events = events.slice(head);
+      this.head = 0;
+    } else this.head = head;
+  }
+
+  /** The retained events, oldest first (a copy). */
+  private retained(from = 0): TraceEvent[] {
+    return this.events.slice(this.head + from) as TraceEvent[];
   }
 
   /**
@@ -78,21 +101,26 @@ export class TraceStore implements TraceSink {
 
   /** Events with seq > sinceSeq (all retained events when omitted). */
   since(sinceSeq = 0): TraceEvent[] {
-    const first = this.events[0];
-    if (!first || sinceSeq < first.seq) return this.events.slice();
-    let lo = 0;
-    let hi = this.events.length;
+    const events = this.events;
+    const first = events[this.head];
+    if (!first || sinceSeq < first.seq) return this.retained();
+    let lo = this.head;
+    let hi = events.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.events[mid] as TraceEvent).seq <= sinceSeq) lo = mid + 1;
+      if ((events[mid] as TraceEvent).seq <= sinceSeq) lo = mid + 1;
       else hi = mid;
     }
-    return this.events.slice(lo);
+    return events.slice(lo) as TraceEvent[];
   }
 
   /** Keeps only the newest `keep` events (their seqs and the next seq are unchanged). */
   forget(keep: number): void {
-    if (this.events.length > keep) this.events = this.events.slice(this.events.length - keep);
+    const count = this.events.length - this.head;
+    if (count > keep) {
+      this.events = this.retained(count - keep);
+      this.head = 0;
+    }
   }
 
   get lastSeq(): number {
@@ -104,12 +132,14 @@ export class TraceStore implements TraceSink {
   }
 
   toJSON(): TraceStoreState {
-    return { nextSeq: this.nextSeq, events: this.events.slice(-this.limit) };
+    const events = this.retained();
+    return { nextSeq: this.nextSeq, events: events.slice(-this.limit) };
   }
 
   load(state: TraceStoreState): void {
     this.nextSeq = state.nextSeq;
     this.events = state.events.slice();
+    this.head = 0;
   }
 }
 
