@@ -336,7 +336,7 @@ export class ApiServer {
       ctx.req = req;
     }
     const attrs = this.attributes(ctx);
-    const decision = this.authorize(attrs);
+    const decision = this.decide(attrs);
     if (!decision.allowed) {
       this.step(ctx, 'authorize', `RBAC: ${forbiddenReason(attrs, decision.reason)}`, {
         allowed: false,
@@ -1285,8 +1285,15 @@ export class ApiServer {
   }
 
   authorize(attrs: RequestAttributes): Decision {
-    if (attrs.user.groups.includes('system:masters'))
-      return { allowed: true, reason: '', via: 'group system:masters' };
+    return { ...this.decide(attrs) };
+  }
+
+  /**
+   * authorize's answer, shared rather than copied: only read (by the request pipeline, and kept
+   * by the watch memo), never handed out.
+   */
+  private decide(attrs: RequestAttributes): Decision {
+    if (attrs.user.groups.includes('system:masters')) return MASTERS;
     const node = nodeAuthorize(attrs);
     if (node) return node;
     // Components ask the same questions on every wake-up (each informer's watch); RBAC answers
@@ -1295,25 +1302,34 @@ export class ApiServer {
     // (checked against the name and groups they were given for).
     // The object's name is part of the question only where a resourceNames rule could read it
     // (nameCanMatter): a scheduler binding each pod by name otherwise asks one question.
+    // Answers are found by the attributes' own strings, one map each, not by a key string built
+    // (and hashed) for each of ~35,000 requests.
     const mine = this.answersFor(attrs.user);
-    const answers = mine.answers;
-    const request = `${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}`;
-    let answer = answers.get(request);
+    if (mine.size >= RBAC_DECISIONS_MAX) {
+      mine.answers = newAnswerNode();
+      mine.size = 0;
+    }
+    let at = answerChild(mine, mine.answers, attrs.verb);
+    at = answerChild(mine, at, attrs.apiGroup);
+    at = answerChild(mine, at, attrs.resource);
+    at = answerChild(mine, at, attrs.subresource ?? '');
+    at = answerChild(mine, at, attrs.namespace ?? '');
+    let answer = at.answer;
     if (answer === undefined) {
       const source = this.rbacSource();
-      answer = nameCanMatter(source, attrs) ? NAME_DECIDES : rbacAuthorize(source, attrs);
-      if (answers.size >= RBAC_DECISIONS_MAX) answers.clear();
-      answers.set(request, answer);
+      answer = at.answer = nameCanMatter(source, attrs)
+        ? NAME_DECIDES
+        : rbacAuthorize(source, attrs);
     }
-    if (answer !== NAME_DECIDES) return { ...answer };
-    const named = `${request}\u0000${attrs.name ?? ''}`;
-    let decision = answers.get(named);
-    if (decision === undefined || decision === NAME_DECIDES) {
+    if (answer !== NAME_DECIDES) return answer;
+    const named = (at.named ??= new Map());
+    let decision = named.get(attrs.name ?? '');
+    if (decision === undefined) {
       decision = rbacAuthorize(this.rbacSource(), attrs);
-      if (answers.size >= RBAC_DECISIONS_MAX) answers.clear();
-      answers.set(named, decision);
+      named.set(attrs.name ?? '', decision);
+      mine.size++;
     }
-    return { ...decision };
+    return decision;
   }
 
   /** The memo of a user's answers, fresh when the user's name or groups changed. */
@@ -1321,7 +1337,13 @@ export class ApiServer {
     const byUser = this.rbacMemo.decisions;
     let mine = byUser.get(user);
     if (mine === undefined || mine.name !== user.name || !sameStrings(mine.groups, user.groups)) {
-      mine = { name: user.name, groups: [...user.groups], answers: new Map(), watches: new Map() };
+      mine = {
+        name: user.name,
+        groups: [...user.groups],
+        answers: newAnswerNode(),
+        size: 0,
+        watches: new Map(),
+      };
       byUser.set(user, mine);
     }
     return mine;
@@ -1347,7 +1369,7 @@ export class ApiServer {
     const ns = namespace ?? '';
     let decision = byNamespace.get(ns);
     if (decision === undefined) {
-      decision = this.authorize(watchAttributes(user, info, namespace));
+      decision = this.decide(watchAttributes(user, info, namespace));
       if (byNamespace.size >= RBAC_DECISIONS_MAX) byNamespace.clear();
       byNamespace.set(ns, decision);
     }
@@ -1961,13 +1983,38 @@ interface UserAnswers {
   name: string;
   groups: string[];
   /**
-   * RBAC decisions by request attributes without the name, or NAME_DECIDES where a resourceNames
-   * rule may read it: those are kept by attributes and name (the name appended)
+   * RBAC decisions by request attributes without the name (verb, apiGroup, resource,
+   * subresource, namespace: one level each, '' for none), or NAME_DECIDES where a resourceNames
+   * rule may read it: those are kept by name below
    */
-  answers: Map<string, Decision | typeof NAME_DECIDES>;
+  answers: AnswerNode;
+  /** how many nodes and named decisions `answers` holds */
+  size: number;
   /** watch answers, by resource then namespace ('' for none) */
   watches: Map<string, Map<string, Decision>>;
 }
+
+interface AnswerNode {
+  next: Map<string, AnswerNode>;
+  answer: Decision | typeof NAME_DECIDES | undefined;
+  named: Map<string, Decision> | undefined;
+}
+
+function newAnswerNode(): AnswerNode {
+  return { next: new Map(), answer: undefined, named: undefined };
+}
+
+function answerChild(mine: UserAnswers, at: AnswerNode, part: string): AnswerNode {
+  let next = at.next.get(part);
+  if (next === undefined) {
+    at.next.set(part, (next = newAnswerNode()));
+    mine.size++;
+  }
+  return next;
+}
+
+/** system:masters may do anything (shared: only read, and authorize hands out copies) */
+const MASTERS: Decision = Object.freeze({ allowed: true, reason: '', via: 'group system:masters' });
 
 /**
  * The watch event of a cached change, made once and shared (frozen) by every watcher: kept on the
