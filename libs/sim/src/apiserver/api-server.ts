@@ -1822,16 +1822,20 @@ export class ApiServer {
     data: Record<string, unknown>,
   ): number | undefined {
     if (!ctx.traced) return undefined;
-    // one literal of fixed shape (the store drops undefined fields), not a spread per event
-    const seq = this.trace.emit({
-      component,
-      node,
-      verb,
-      object: ctx.object,
-      message,
-      causedBy: ctx.last,
-      data,
-    });
+    const trace = this.trace;
+    // the fields as arguments where the sink takes them, else one literal of fixed shape (the
+    // store drops undefined fields)
+    const seq = trace.emitFields
+      ? trace.emitFields(component, node, verb, ctx.object, message, ctx.last, data)
+      : trace.emit({
+          component,
+          node,
+          verb,
+          object: ctx.object,
+          message,
+          causedBy: ctx.last,
+          data,
+        });
     ctx.last = seq;
     return seq;
   }

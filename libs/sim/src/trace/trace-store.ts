@@ -2,7 +2,13 @@
 // bounded (oldest events fall off) so a long-running lab does not grow without limit; `since`
 // answers incremental reads for the UI and graders.
 
-import type { TraceEvent, TraceInput, TraceObjectRef, TraceSink } from './trace-event';
+import type {
+  ComponentName,
+  TraceEvent,
+  TraceInput,
+  TraceObjectRef,
+  TraceSink,
+} from './trace-event';
 
 export interface TraceStoreState {
   nextSeq: number;
@@ -29,7 +35,27 @@ export class TraceStore implements TraceSink {
   ) {}
 
   emit(input: TraceInput): number {
-    const ev = this.event(input);
+    return this.emitFields(
+      input.component,
+      input.node,
+      input.verb,
+      input.object,
+      input.message,
+      input.causedBy,
+      input.data,
+    );
+  }
+
+  emitFields(
+    component: ComponentName,
+    node: string | undefined,
+    verb: string,
+    objectRef: TraceObjectRef | undefined,
+    message: string,
+    causedBy: number | undefined,
+    data: Record<string, unknown> | undefined,
+  ): number {
+    const ev = this.event(component, node, verb, objectRef, message, causedBy, data);
     const events = this.events;
     events.push(ev);
     // Trim in chunks of 1,000 (which events are retained, and so what `since` answers, depends
@@ -61,11 +87,18 @@ export class TraceStore implements TraceSink {
    * component actions: an object, a cause and data, with or without a node) are one literal
    * each; a literal grown field by field reallocates its out-of-object fields twice.
    */
-  private event(input: TraceInput): TraceEvent {
+  private event(
+    component: ComponentName,
+    node: string | undefined,
+    verb: string,
+    objectRef: TraceObjectRef | undefined,
+    message: string,
+    causedBy: number | undefined,
+    data: Record<string, unknown> | undefined,
+  ): TraceEvent {
     const seq = this.nextSeq++;
     const t = this.clock();
-    const { component, node, verb, message, causedBy, data } = input;
-    const object = input.object === undefined ? undefined : this.objectRef(input.object);
+    const object = objectRef === undefined ? undefined : this.objectRef(objectRef);
     if (object !== undefined && causedBy !== undefined && data !== undefined) {
       return node === undefined
         ? { seq, t, component, verb, object, message, causedBy, data }
