@@ -351,7 +351,7 @@ export class ApiServer {
       this.step(
         ctx,
         'authorize',
-        `Allowed ${attrs.verb} ${describeResource(attrs)} by ${decision.via ?? 'RBAC'}`,
+        allowedMessage(attrs, decision.via ?? 'RBAC'),
         allowedData(decision.via),
       );
     try {
@@ -2145,10 +2145,58 @@ function resourceOfKind(kind: string): string {
   return map[kind] ?? resourceForKind(kind)?.resource ?? `${kind.toLowerCase()}s`;
 }
 
-function describeResource(a: RequestAttributes): string {
-  const r = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  const gr = a.apiGroup ? `${r}.${a.apiGroup}` : r;
-  return `${gr}${a.name ? ` ${JSON.stringify(a.name)}` : ''}${a.namespace ? ` in namespace ${a.namespace}` : ''}`;
+/**
+ * `Allowed <verb> <describeResource> by <via>`: the text before the name and the text after it
+ * are made once per request kind and per namespace and via, not pieced together (and kept in the
+ * trace as a tree of ~10 joined strings) for each request.
+ */
+function allowedMessage(a: RequestAttributes, via: string): string {
+  const head = allowedHead(a);
+  const tail = allowedTail(a.namespace, via);
+  return a.name ? `${head} ${JSON.stringify(a.name)}${tail}` : `${head}${tail}`;
+}
+
+const ALLOWED_TEXTS_MAX = 1000;
+/** `Allowed <verb> <resource>[/<subresource>][.<group>]` by verb, group, resource, subresource */
+const allowedHeads = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+/** `[ in namespace <namespace>] by <via>` by namespace ('' for none) and via */
+const allowedTails = new Map<string, Map<string, string>>();
+
+function allowedHead(a: RequestAttributes): string {
+  let byGroup = allowedHeads.get(a.verb);
+  if (!byGroup) allowedHeads.set(a.verb, (byGroup = new Map()));
+  let byResource = byGroup.get(a.apiGroup);
+  if (!byResource) byGroup.set(a.apiGroup, (byResource = new Map()));
+  let bySub = byResource.get(a.resource);
+  if (!bySub) byResource.set(a.resource, (bySub = new Map()));
+  const sub = a.subresource ?? '';
+  let head = bySub.get(sub);
+  if (head === undefined) {
+    const r = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+    const gr = a.apiGroup ? `${r}.${a.apiGroup}` : r;
+    head = `Allowed ${a.verb} ${gr}`;
+    // unknown resources and verbs could grow these without bound
+    if (bySub.size >= ALLOWED_TEXTS_MAX) bySub.clear();
+    bySub.set(sub, head);
+  }
+  return head;
+}
+
+function allowedTail(namespace: string | undefined, via: string): string {
+  const ns = namespace ?? '';
+  let byVia = allowedTails.get(ns);
+  if (!byVia) {
+    // namespaces come and go in a long-lived lab
+    if (allowedTails.size >= ALLOWED_TEXTS_MAX) allowedTails.clear();
+    allowedTails.set(ns, (byVia = new Map()));
+  }
+  let tail = byVia.get(via);
+  if (tail === undefined) {
+    tail = `${ns ? ` in namespace ${ns}` : ''} by ${via}`;
+    if (byVia.size >= ALLOWED_TEXTS_MAX) byVia.clear();
+    byVia.set(via, tail);
+  }
+  return tail;
 }
 
 function describeRequest(ctx: Ctx): string {
