@@ -334,7 +334,7 @@ export class ApiServer {
       ctx.req = req;
     }
     const attrs = this.attributes(ctx);
-    const decision = this.authorize(attrs);
+    const decision = this.decide(attrs);
     if (!decision.allowed) {
       this.step(ctx, 'authorize', `RBAC: ${forbiddenReason(attrs, decision.reason)}`, {
         allowed: false,
@@ -349,7 +349,7 @@ export class ApiServer {
       this.step(
         ctx,
         'authorize',
-        `Allowed ${attrs.verb} ${describeResource(attrs)} by ${decision.via ?? 'RBAC'}`,
+        allowedMessage(attrs, decision.via ?? 'RBAC'),
         allowedData(decision.via),
       );
     try {
@@ -1300,8 +1300,15 @@ export class ApiServer {
   }
 
   authorize(attrs: RequestAttributes): Decision {
-    if (attrs.user.groups.includes('system:masters'))
-      return { allowed: true, reason: '', via: 'group system:masters' };
+    return { ...this.decide(attrs) };
+  }
+
+  /**
+   * authorize's answer, shared rather than copied: only read (by the request pipeline, and kept
+   * by the watch memo), never handed out.
+   */
+  private decide(attrs: RequestAttributes): Decision {
+    if (attrs.user.groups.includes('system:masters')) return MASTERS;
     const node = nodeAuthorize(attrs);
     if (node) return node;
     // Components ask the same questions on every wake-up (each informer's watch); RBAC answers
@@ -1310,25 +1317,34 @@ export class ApiServer {
     // (checked against the name and groups they were given for).
     // The object's name is part of the question only where a resourceNames rule could read it
     // (nameCanMatter): a scheduler binding each pod by name otherwise asks one question.
+    // Answers are found by the attributes' own strings, one map each, not by a key string built
+    // (and hashed) for each of ~35,000 requests.
     const mine = this.answersFor(attrs.user);
-    const answers = mine.answers;
-    const request = `${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.namespace ?? ''}`;
-    let answer = answers.get(request);
+    if (mine.size >= RBAC_DECISIONS_MAX) {
+      mine.answers = newAnswerNode();
+      mine.size = 0;
+    }
+    let at = answerChild(mine, mine.answers, attrs.verb);
+    at = answerChild(mine, at, attrs.apiGroup);
+    at = answerChild(mine, at, attrs.resource);
+    at = answerChild(mine, at, attrs.subresource ?? '');
+    at = answerChild(mine, at, attrs.namespace ?? '');
+    let answer = at.answer;
     if (answer === undefined) {
       const source = this.rbacSource();
-      answer = nameCanMatter(source, attrs) ? NAME_DECIDES : rbacAuthorize(source, attrs);
-      if (answers.size >= RBAC_DECISIONS_MAX) answers.clear();
-      answers.set(request, answer);
+      answer = at.answer = nameCanMatter(source, attrs)
+        ? NAME_DECIDES
+        : rbacAuthorize(source, attrs);
     }
-    if (answer !== NAME_DECIDES) return { ...answer };
-    const named = `${request}\u0000${attrs.name ?? ''}`;
-    let decision = answers.get(named);
-    if (decision === undefined || decision === NAME_DECIDES) {
+    if (answer !== NAME_DECIDES) return answer;
+    const named = (at.named ??= new Map());
+    let decision = named.get(attrs.name ?? '');
+    if (decision === undefined) {
       decision = rbacAuthorize(this.rbacSource(), attrs);
-      if (answers.size >= RBAC_DECISIONS_MAX) answers.clear();
-      answers.set(named, decision);
+      named.set(attrs.name ?? '', decision);
+      mine.size++;
     }
-    return { ...decision };
+    return decision;
   }
 
   /** The memo of a user's answers, fresh when the user's name or groups changed. */
@@ -1336,7 +1352,13 @@ export class ApiServer {
     const byUser = this.rbacMemo.decisions;
     let mine = byUser.get(user);
     if (mine === undefined || mine.name !== user.name || !sameStrings(mine.groups, user.groups)) {
-      mine = { name: user.name, groups: [...user.groups], answers: new Map(), watches: new Map() };
+      mine = {
+        name: user.name,
+        groups: [...user.groups],
+        answers: newAnswerNode(),
+        size: 0,
+        watches: new Map(),
+      };
       byUser.set(user, mine);
     }
     return mine;
@@ -1362,7 +1384,7 @@ export class ApiServer {
     const ns = namespace ?? '';
     let decision = byNamespace.get(ns);
     if (decision === undefined) {
-      decision = this.authorize(watchAttributes(user, info, namespace));
+      decision = this.decide(watchAttributes(user, info, namespace));
       if (byNamespace.size >= RBAC_DECISIONS_MAX) byNamespace.clear();
       byNamespace.set(ns, decision);
     }
@@ -1815,16 +1837,20 @@ export class ApiServer {
     data: Record<string, unknown>,
   ): number | undefined {
     if (!ctx.traced) return undefined;
-    // one literal of fixed shape (the store drops undefined fields), not a spread per event
-    const seq = this.trace.emit({
-      component,
-      node,
-      verb,
-      object: ctx.object,
-      message,
-      causedBy: ctx.last,
-      data,
-    });
+    const trace = this.trace;
+    // the fields as arguments where the sink takes them, else one literal of fixed shape (the
+    // store drops undefined fields)
+    const seq = trace.emitFields
+      ? trace.emitFields(component, node, verb, ctx.object, message, ctx.last, data)
+      : trace.emit({
+          component,
+          node,
+          verb,
+          object: ctx.object,
+          message,
+          causedBy: ctx.last,
+          data,
+        });
     ctx.last = seq;
     return seq;
   }
@@ -1976,13 +2002,38 @@ interface UserAnswers {
   name: string;
   groups: string[];
   /**
-   * RBAC decisions by request attributes without the name, or NAME_DECIDES where a resourceNames
-   * rule may read it: those are kept by attributes and name (the name appended)
+   * RBAC decisions by request attributes without the name (verb, apiGroup, resource,
+   * subresource, namespace: one level each, '' for none), or NAME_DECIDES where a resourceNames
+   * rule may read it: those are kept by name below
    */
-  answers: Map<string, Decision | typeof NAME_DECIDES>;
+  answers: AnswerNode;
+  /** how many nodes and named decisions `answers` holds */
+  size: number;
   /** watch answers, by resource then namespace ('' for none) */
   watches: Map<string, Map<string, Decision>>;
 }
+
+interface AnswerNode {
+  next: Map<string, AnswerNode>;
+  answer: Decision | typeof NAME_DECIDES | undefined;
+  named: Map<string, Decision> | undefined;
+}
+
+function newAnswerNode(): AnswerNode {
+  return { next: new Map(), answer: undefined, named: undefined };
+}
+
+function answerChild(mine: UserAnswers, at: AnswerNode, part: string): AnswerNode {
+  let next = at.next.get(part);
+  if (next === undefined) {
+    at.next.set(part, (next = newAnswerNode()));
+    mine.size++;
+  }
+  return next;
+}
+
+/** system:masters may do anything (shared: only read, and authorize hands out copies) */
+const MASTERS: Decision = Object.freeze({ allowed: true, reason: '', via: 'group system:masters' });
 
 /**
  * The watch event of a cached change, made once and shared (frozen) by every watcher: kept on the
@@ -2041,6 +2092,11 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 }
 
 function sameObject(a: KubeObject, b: KubeObject): boolean {
+  // Nearly every write changes something, mostly the status (every status write, ~13,000 in a
+  // settle): comparing it first answers most without walking the metadata before it.
+  const sa = (a as Record<string, unknown>)['status'];
+  const sb = (b as Record<string, unknown>)['status'];
+  if (!equalJson(sa, sb)) return false;
   return equalJson(a, b, true);
 }
 
@@ -2104,10 +2160,58 @@ function resourceOfKind(kind: string): string {
   return map[kind] ?? resourceForKind(kind)?.resource ?? `${kind.toLowerCase()}s`;
 }
 
-function describeResource(a: RequestAttributes): string {
-  const r = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  const gr = a.apiGroup ? `${r}.${a.apiGroup}` : r;
-  return `${gr}${a.name ? ` ${JSON.stringify(a.name)}` : ''}${a.namespace ? ` in namespace ${a.namespace}` : ''}`;
+/**
+ * `Allowed <verb> <describeResource> by <via>`: the text before the name and the text after it
+ * are made once per request kind and per namespace and via, not pieced together (and kept in the
+ * trace as a tree of ~10 joined strings) for each request.
+ */
+function allowedMessage(a: RequestAttributes, via: string): string {
+  const head = allowedHead(a);
+  const tail = allowedTail(a.namespace, via);
+  return a.name ? `${head} ${JSON.stringify(a.name)}${tail}` : `${head}${tail}`;
+}
+
+const ALLOWED_TEXTS_MAX = 1000;
+/** `Allowed <verb> <resource>[/<subresource>][.<group>]` by verb, group, resource, subresource */
+const allowedHeads = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+/** `[ in namespace <namespace>] by <via>` by namespace ('' for none) and via */
+const allowedTails = new Map<string, Map<string, string>>();
+
+function allowedHead(a: RequestAttributes): string {
+  let byGroup = allowedHeads.get(a.verb);
+  if (!byGroup) allowedHeads.set(a.verb, (byGroup = new Map()));
+  let byResource = byGroup.get(a.apiGroup);
+  if (!byResource) byGroup.set(a.apiGroup, (byResource = new Map()));
+  let bySub = byResource.get(a.resource);
+  if (!bySub) byResource.set(a.resource, (bySub = new Map()));
+  const sub = a.subresource ?? '';
+  let head = bySub.get(sub);
+  if (head === undefined) {
+    const r = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+    const gr = a.apiGroup ? `${r}.${a.apiGroup}` : r;
+    head = `Allowed ${a.verb} ${gr}`;
+    // unknown resources and verbs could grow these without bound
+    if (bySub.size >= ALLOWED_TEXTS_MAX) bySub.clear();
+    bySub.set(sub, head);
+  }
+  return head;
+}
+
+function allowedTail(namespace: string | undefined, via: string): string {
+  const ns = namespace ?? '';
+  let byVia = allowedTails.get(ns);
+  if (!byVia) {
+    // namespaces come and go in a long-lived lab
+    if (allowedTails.size >= ALLOWED_TEXTS_MAX) allowedTails.clear();
+    allowedTails.set(ns, (byVia = new Map()));
+  }
+  let tail = byVia.get(via);
+  if (tail === undefined) {
+    tail = `${ns ? ` in namespace ${ns}` : ''} by ${via}`;
+    if (byVia.size >= ALLOWED_TEXTS_MAX) byVia.clear();
+    byVia.set(via, tail);
+  }
+  return tail;
 }
 
 function describeRequest(ctx: Ctx): string {

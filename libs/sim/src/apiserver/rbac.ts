@@ -135,28 +135,25 @@ const NODE_READABLE = new Set([
  * The node authorizer + NodeRestriction, reduced to what the simulated kubelet does: read what it
  * needs, write only its own Node, its own Lease, and pods bound to it (checked on the object by
  * the apiserver through `nodeOwnsPod`). Returns undefined for non-node users.
+ * Every kubelet request passes here (~20,000 in a 3,000-pod settle): an allowed one gets the one
+ * shared answer, and the verb lists are made once.
  */
-// a module function, not a closure per call: every kubelet request passes here
-function ok(via: string): Decision {
-  return { allowed: true, reason: '', via };
-}
-
 export function nodeAuthorize(a: RequestAttributes): Decision | undefined {
   if (!a.user.groups.includes('system:nodes') || !a.user.name.startsWith('system:node:'))
     return undefined;
-  const node = a.user.name.slice('system:node:'.length);
   const read = a.verb === 'get' || a.verb === 'list' || a.verb === 'watch';
   if (a.resource === 'nodes') {
-    if (read) return ok('node authorizer');
-    if (a.verb === 'create' || a.name === node) return ok('node authorizer');
+    if (read) return NODE_AUTHORIZER;
+    const node = nodeName(a);
+    if (a.verb === 'create' || a.name === node) return NODE_AUTHORIZER;
     return { allowed: false, reason: `node '${node}' cannot modify node '${a.name ?? ''}'` };
   }
   if (a.resource === 'leases' && a.apiGroup === 'coordination.k8s.io') {
     if (
       a.namespace === 'kube-node-lease' &&
-      (a.name === node || (a.verb === 'create' && !a.name))
+      (a.name === nodeName(a) || (a.verb === 'create' && !a.name))
     ) {
-      return ok('node authorizer');
+      return NODE_AUTHORIZER;
     }
     return {
       allowed: false,
@@ -164,22 +161,32 @@ export function nodeAuthorize(a: RequestAttributes): Decision | undefined {
     };
   }
   if (a.resource === 'events') {
-    return ['create', 'patch', 'update', 'get'].includes(a.verb)
-      ? ok('node authorizer')
-      : { allowed: false, reason: '' };
+    return EVENT_VERBS.includes(a.verb) ? NODE_AUTHORIZER : { allowed: false, reason: '' };
   }
   if (a.resource === 'pods') {
     // Writes are checked against the pod's spec.nodeName by the apiserver (NodeRestriction).
-    if (read && !a.subresource) return ok('node authorizer');
-    if (a.subresource === 'status' && ['update', 'patch', 'get'].includes(a.verb))
-      return ok('node authorizer');
-    if (!a.subresource && ['create', 'delete', 'update', 'patch'].includes(a.verb))
-      return ok('node authorizer');
-    if (a.subresource === 'eviction' && a.verb === 'create') return ok('node authorizer');
+    if (read && !a.subresource) return NODE_AUTHORIZER;
+    if (a.subresource === 'status' && POD_STATUS_VERBS.includes(a.verb)) return NODE_AUTHORIZER;
+    if (!a.subresource && POD_WRITE_VERBS.includes(a.verb)) return NODE_AUTHORIZER;
+    if (a.subresource === 'eviction' && a.verb === 'create') return NODE_AUTHORIZER;
     return { allowed: false, reason: '' };
   }
-  if (read && NODE_READABLE.has(a.resource)) return ok('node authorizer');
+  if (read && NODE_READABLE.has(a.resource)) return NODE_AUTHORIZER;
   return undefined;
+}
+
+/** What the node authorizer allows (shared and frozen: deciders only read it). */
+const NODE_AUTHORIZER: Decision = Object.freeze({
+  allowed: true,
+  reason: '',
+  via: 'node authorizer',
+});
+const EVENT_VERBS: readonly string[] = ['create', 'patch', 'update', 'get'];
+const POD_STATUS_VERBS: readonly string[] = ['update', 'patch', 'get'];
+const POD_WRITE_VERBS: readonly string[] = ['create', 'delete', 'update', 'patch'];
+
+function nodeName(a: RequestAttributes): string {
+  return a.user.name.slice('system:node:'.length);
 }
 
 /** `forbiddenMessage` (apiserver responsewriters/errors.go). */

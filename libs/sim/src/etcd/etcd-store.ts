@@ -261,7 +261,8 @@ export class EtcdStore {
     if (!prev) this.sortedKeys = null;
     this.kv.set(key, kv);
     this.changedKeys.add(key);
-    this.deletedKeys.delete(key);
+    // deletions are rare between drains: most puts find nothing to take back
+    if (this.deletedKeys.size > 0) this.deletedKeys.delete(key);
     const change: EtcdChange = prev ? { type: 'put', kv, prev } : { type: 'put', kv };
     for (const l of this.listeners) l(change);
     return kv;

@@ -2,7 +2,13 @@
 // bounded (oldest events fall off) so a long-running lab does not grow without limit; `since`
 // answers incremental reads for the UI and graders.
 
-import type { TraceEvent, TraceInput, TraceObjectRef, TraceSink } from './trace-event';
+import type {
+  ComponentName,
+  TraceEvent,
+  TraceInput,
+  TraceObjectRef,
+  TraceSink,
+} from './trace-event';
 
 export interface TraceStoreState {
   nextSeq: number;
@@ -12,7 +18,14 @@ export interface TraceStoreState {
 export const DEFAULT_TRACE_LIMIT = 50_000;
 
 export class TraceStore implements TraceSink {
-  private events: TraceEvent[] = [];
+  /**
+   * The retained events are `events` from `head` on. The oldest fall off by moving `head` (their
+   * slots emptied so they are not kept alive): a splice from the front of ~51,000 events moved
+   * every kept one, with a write barrier each, once per 1,000 events emitted. The array is
+   * compacted only once `head` has passed `limit` events.
+   */
+  private events: (TraceEvent | undefined)[] = [];
+  private head = 0;
   private nextSeq = 1;
   private listeners: ((ev: TraceEvent) => void)[] = [];
 
@@ -22,14 +35,50 @@ export class TraceStore implements TraceSink {
   ) {}
 
   emit(input: TraceInput): number {
-    const ev = this.event(input);
-    this.events.push(ev);
-    // Trim in chunks so trimming stays amortised O(1), in place: a fresh copy of the 50,000 kept
-    // events had to grow again on the next push, and both copies were large-object garbage.
-    if (this.events.length > this.limit + 1000)
-      this.events.splice(0, this.events.length - this.limit);
+    return this.emitFields(
+      input.component,
+      input.node,
+      input.verb,
+      input.object,
+      input.message,
+      input.causedBy,
+      input.data,
+    );
+  }
+
+  emitFields(
+    component: ComponentName,
+    node: string | undefined,
+    verb: string,
+    objectRef: TraceObjectRef | undefined,
+    message: string,
+    causedBy: number | undefined,
+    data: Record<string, unknown> | undefined,
+  ): number {
+    const ev = this.event(component, node, verb, objectRef, message, causedBy, data);
+    const events = this.events;
+    events.push(ev);
+    // Trim in chunks of 1,000 (which events are retained, and so what `since` answers, depends
+    // on it): down to the newest `limit`.
+    const retained = events.length - this.head;
+    if (retained > this.limit + 1000) this.dropOldest(retained - this.limit);
     for (const l of this.listeners) l(ev);
     return ev.seq;
+  }
+
+  private dropOldest(count: number): void {
+    const events = this.events;
+    const head = this.head + count;
+    for (let i = this.head; i < head; i++) events[i] = undefined;
+    if (head >= this.limit) {
+      this.events = events.slice(head);
+      this.head = 0;
+    } else this.head = head;
+  }
+
+  /** The retained events, oldest first (a copy). */
+  private retained(from = 0): TraceEvent[] {
+    return this.events.slice(this.head + from) as TraceEvent[];
   }
 
   /**
@@ -38,11 +87,18 @@ export class TraceStore implements TraceSink {
    * component actions: an object, a cause and data, with or without a node) are one literal
    * each; a literal grown field by field reallocates its out-of-object fields twice.
    */
-  private event(input: TraceInput): TraceEvent {
+  private event(
+    component: ComponentName,
+    node: string | undefined,
+    verb: string,
+    objectRef: TraceObjectRef | undefined,
+    message: string,
+    causedBy: number | undefined,
+    data: Record<string, unknown> | undefined,
+  ): TraceEvent {
     const seq = this.nextSeq++;
     const t = this.clock();
-    const { component, node, verb, message, causedBy, data } = input;
-    const object = input.object === undefined ? undefined : this.objectRef(input.object);
+    const object = objectRef === undefined ? undefined : this.objectRef(objectRef);
     if (object !== undefined && causedBy !== undefined && data !== undefined) {
       return node === undefined
         ? { seq, t, component, verb, object, message, causedBy, data }
@@ -78,21 +134,26 @@ export class TraceStore implements TraceSink {
 
   /** Events with seq > sinceSeq (all retained events when omitted). */
   since(sinceSeq = 0): TraceEvent[] {
-    const first = this.events[0];
-    if (!first || sinceSeq < first.seq) return this.events.slice();
-    let lo = 0;
-    let hi = this.events.length;
+    const events = this.events;
+    const first = events[this.head];
+    if (!first || sinceSeq < first.seq) return this.retained();
+    let lo = this.head;
+    let hi = events.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.events[mid] as TraceEvent).seq <= sinceSeq) lo = mid + 1;
+      if ((events[mid] as TraceEvent).seq <= sinceSeq) lo = mid + 1;
       else hi = mid;
     }
-    return this.events.slice(lo);
+    return events.slice(lo) as TraceEvent[];
   }
 
   /** Keeps only the newest `keep` events (their seqs and the next seq are unchanged). */
   forget(keep: number): void {
-    if (this.events.length > keep) this.events = this.events.slice(this.events.length - keep);
+    const count = this.events.length - this.head;
+    if (count > keep) {
+      this.events = this.retained(count - keep);
+      this.head = 0;
+    }
   }
 
   get lastSeq(): number {
@@ -104,12 +165,14 @@ export class TraceStore implements TraceSink {
   }
 
   toJSON(): TraceStoreState {
-    return { nextSeq: this.nextSeq, events: this.events.slice(-this.limit) };
+    const events = this.retained();
+    return { nextSeq: this.nextSeq, events: events.slice(-this.limit) };
   }
 
   load(state: TraceStoreState): void {
     this.nextSeq = state.nextSeq;
     this.events = state.events.slice();
+    this.head = 0;
   }
 }
 
