@@ -715,7 +715,6 @@ export function createKubelet(host: NodeHost): Kubelet {
       sortedPods?.from !== pods || sortedPods.relists !== pods.relists
         ? 'rebuild'
         : updateInPlace(sortedPods, events, name);
-    const podSetChanged = update !== 'kept';
     if (update === 'rebuild') {
       const list = pods
         .list((p) => isOwnPod(p, name))
@@ -891,10 +890,12 @@ export function createKubelet(host: NodeHost): Kubelet {
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env, full);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
-    // clean up, in uid order (sorted only when there is something to clean). Only a change of
-    // the node's pods, of its static pods or of the informer's sync can leave one behind.
+    // clean up, in uid order (sorted only when there is something to clean). Only a rebuilt list
+    // (a pod gone, re-homed or relisted), a change of its static pods or of the informer's sync
+    // can leave one behind: a list that only grew (a new pod, a third of all wake-ups) keeps
+    // every pod the last pass left, and that pass left no orphan.
     const mayHaveOrphans =
-      podSetChanged || statics.size > 0 || staticsSeen > 0 || pods.synced !== syncedSeen;
+      update === 'rebuild' || statics.size > 0 || staticsSeen > 0 || pods.synced !== syncedSeen;
     staticsSeen = statics.size;
     syncedSeen = pods.synced;
     let orphans: PodRuntime[] | undefined;
