@@ -130,6 +130,18 @@ export class Containerd {
   private json: ContainerdJson | null = null;
   /** The pod range's first three octets and a dot (every sandbox's IP starts so). */
   private readonly ipPrefix: string;
+  /**
+   * findImage's answers by the ref asked for (null: not stored), until the store changes: every
+   * container creation asks twice (the kubelet's image check, then CreateContainer).
+   */
+  private imageByRef = new Map<string, StoredImage | null>();
+  /**
+   * The containers by id (the first of any with the same id, as the list holds them) and the
+   * longest id among them, or null: work them out again. The kubelet asks for containers by full
+   * id at every sync of every pod; a full-length id cannot be a prefix of another, so the index
+   * answers those. Anything that replaces the list forgets it.
+   */
+  private byId: { ids: Map<string, ContainerRecord>; longest: number } | null = null;
 
   constructor(
     private readonly env: ContainerdEnv,
@@ -166,8 +178,15 @@ export class Containerd {
   }
 
   findImage(ref: string): StoredImage | undefined {
-    const n = normalizeImage(ref).normalized;
-    return this.images.find((i) => i.names.includes(n) || i.names.includes(ref) || i.id === ref);
+    let found = this.imageByRef.get(ref);
+    if (found === undefined) {
+      const n = normalizeImage(ref).normalized;
+      found =
+        this.images.find((i) => i.names.includes(n) || i.names.includes(ref) || i.id === ref) ??
+        null;
+      this.imageByRef.set(ref, found);
+    }
+    return found ?? undefined;
   }
 
   /** Puts an image in the store (a finished pull, or a pre-loaded image at boot). */
@@ -180,6 +199,7 @@ export class Containerd {
     const names = [`${r.repository}:${info.tag}`, `${r.repository}@${info.digest}`];
     const img: StoredImage = { ...info, names, pulledAt: now };
     this.images.push(img);
+    this.imageByRef.clear();
     this.changed();
     return img;
   }
@@ -188,6 +208,7 @@ export class Containerd {
     const img = this.findImage(ref);
     if (!img) return false;
     this.images = this.images.filter((i) => i !== img);
+    this.imageByRef.clear();
     this.changed();
     return true;
   }
@@ -261,6 +282,7 @@ export class Containerd {
   removePodSandbox(id: string): void {
     this.sandboxes = this.sandboxes.filter((s) => s.id !== id);
     this.containers = this.containers.filter((c) => c.sandboxId !== id);
+    this.byId = null;
     this.live = null;
     this.changed();
   }
@@ -299,6 +321,10 @@ export class Containerd {
     };
     // (the live list stands: it holds running containers only, and gc drops exited ones)
     this.containers.push(c);
+    if (this.byId !== null) {
+      if (!this.byId.ids.has(c.id)) this.byId.ids.set(c.id, c);
+      if (c.id.length > this.byId.longest) this.byId.longest = c.id.length;
+    }
     this.changed();
     this.gc(sb.podUid, spec.name);
     return c;
@@ -316,6 +342,7 @@ export class Containerd {
     const drop = new Set(dead.slice(1).map((c) => c.id));
     if (drop.size) {
       this.containers = this.containers.filter((c) => !drop.has(c.id));
+      this.byId = null;
       this.changed();
     }
   }
@@ -361,12 +388,15 @@ export class Containerd {
 
   removeContainer(id: string): void {
     this.containers = this.containers.filter((c) => c.id !== id);
+    this.byId = null;
     this.live = null;
     this.changed();
   }
 
   get(id: string): ContainerRecord | undefined {
-    // the kubelet asks by full id for every container of every pod it syncs: a plain loop, and
+    const index = this.idIndex();
+    // no longer id to start with this one: only equality can answer, and the first equal is indexed
+    if (id.length >= index.longest) return index.ids.get(id);
     // the prefix test only where an id is longer than the one asked for (equal lengths: equality)
     const prefix = id.length >= 4;
     for (const c of this.containers) {
@@ -374,6 +404,19 @@ export class Containerd {
       if (prefix && c.id.length > id.length && c.id.startsWith(id)) return c;
     }
     return undefined;
+  }
+
+  private idIndex(): { ids: Map<string, ContainerRecord>; longest: number } {
+    if (this.byId === null) {
+      const ids = new Map<string, ContainerRecord>();
+      let longest = 0;
+      for (const c of this.containers) {
+        if (!ids.has(c.id)) ids.set(c.id, c);
+        if (c.id.length > longest) longest = c.id.length;
+      }
+      this.byId = { ids, longest };
+    }
+    return this.byId;
   }
 
   listContainers(filter?: { podUid?: string; all?: boolean }): ContainerRecord[] {
