@@ -136,12 +136,18 @@ export class Containerd {
    */
   private imageByRef = new Map<string, StoredImage | null>();
   /**
-   * The containers by id (the first of any with the same id, as the list holds them) and the
-   * longest id among them, or null: work them out again. The kubelet asks for containers by full
-   * id at every sync of every pod; a full-length id cannot be a prefix of another, so the index
-   * answers those. Anything that replaces the list forgets it.
+   * The containers by id (the first of any with the same id, as the list holds them), the
+   * longest id among them and whether no two share one, or null: work them out again. The
+   * kubelet asks for containers by full id at every sync of every pod; a full-length id cannot
+   * be a prefix of another, so the index answers those. Anything that replaces the list forgets it.
    */
-  private byId: { ids: Map<string, ContainerRecord>; longest: number } | null = null;
+  private byId: ContainerIndex | null = null;
+  /**
+   * The sandboxes by pod uid (in the list's order) and by id (the first with it), or null: work
+   * them out again. Every new pod asks for its pod's sandboxes two or three times (adoption,
+   * attempt number, CreateContainer). Removing a sandbox forgets it.
+   */
+  private sandboxIndex: SandboxIndex | null = null;
 
   constructor(
     private readonly env: ContainerdEnv,
@@ -221,8 +227,7 @@ export class Containerd {
     now: number,
     opts: { hostNetworkIp?: string } = {},
   ): SandboxRecord {
-    let attempt = 0;
-    for (const s of this.sandboxes) if (s.podUid === pod.uid) attempt++;
+    const attempt = this.sandboxesIndexed().byPod.get(pod.uid)?.length ?? 0;
     const sb: SandboxRecord = {
       id: sha256Hex(`sandbox:${this.env.node}:${pod.uid}:${attempt}`),
       podUid: pod.uid,
@@ -236,8 +241,18 @@ export class Containerd {
       labels: { ...(pod.labels ?? {}) },
     };
     this.sandboxes.push(sb);
+    if (this.sandboxIndex !== null) indexSandbox(this.sandboxIndex, sb);
     this.changed();
     return sb;
+  }
+
+  private sandboxesIndexed(): SandboxIndex {
+    if (this.sandboxIndex === null) {
+      const index: SandboxIndex = { byPod: new Map(), byId: new Map() };
+      for (const s of this.sandboxes) indexSandbox(index, s);
+      this.sandboxIndex = index;
+    }
+    return this.sandboxIndex;
   }
 
   private allocateIp(): string {
@@ -262,9 +277,11 @@ export class Containerd {
 
   sandboxFor(podUid: string): SandboxRecord | undefined {
     // the newest ready one (every new pod on the node asks: no reversed copy of the list)
-    for (let i = this.sandboxes.length - 1; i >= 0; i--) {
-      const s = this.sandboxes[i] as SandboxRecord;
-      if (s.podUid === podUid && s.state === 'SANDBOX_READY') return s;
+    const mine = this.sandboxesIndexed().byPod.get(podUid);
+    if (mine === undefined) return undefined;
+    for (let i = mine.length - 1; i >= 0; i--) {
+      const s = mine[i] as SandboxRecord;
+      if (s.state === 'SANDBOX_READY') return s;
     }
     return undefined;
   }
@@ -281,6 +298,7 @@ export class Containerd {
 
   removePodSandbox(id: string): void {
     this.sandboxes = this.sandboxes.filter((s) => s.id !== id);
+    this.sandboxIndex = null;
     this.containers = this.containers.filter((c) => c.sandboxId !== id);
     this.byId = null;
     this.live = null;
@@ -295,7 +313,7 @@ export class Containerd {
     attempt: number,
     now: number,
   ): ContainerRecord {
-    const sb = this.sandboxes.find((s) => s.id === sandboxId);
+    const sb = this.sandboxesIndexed().byId.get(sandboxId);
     if (!sb) throw new Error(`sandbox ${sandboxId} not found`);
     const img = this.findImage(spec.image) ?? this.storeImage(spec.image, now);
     const ref = normalizeImage(spec.image);
@@ -321,10 +339,7 @@ export class Containerd {
     };
     // (the live list stands: it holds running containers only, and gc drops exited ones)
     this.containers.push(c);
-    if (this.byId !== null) {
-      if (!this.byId.ids.has(c.id)) this.byId.ids.set(c.id, c);
-      if (c.id.length > this.byId.longest) this.byId.longest = c.id.length;
-    }
+    if (this.byId !== null) indexContainer(this.byId, c);
     this.changed();
     this.gc(sb.podUid, spec.name);
     return c;
@@ -406,15 +421,11 @@ export class Containerd {
     return undefined;
   }
 
-  private idIndex(): { ids: Map<string, ContainerRecord>; longest: number } {
+  private idIndex(): ContainerIndex {
     if (this.byId === null) {
-      const ids = new Map<string, ContainerRecord>();
-      let longest = 0;
-      for (const c of this.containers) {
-        if (!ids.has(c.id)) ids.set(c.id, c);
-        if (c.id.length > longest) longest = c.id.length;
-      }
-      this.byId = { ids, longest };
+      const index: ContainerIndex = { ids: new Map(), longest: 0, unique: true };
+      for (const c of this.containers) indexContainer(index, c);
+      this.byId = index;
     }
     return this.byId;
   }
@@ -456,23 +467,32 @@ export class Containerd {
 
   /** The next instant something happens inside a container (an exit, a log line), or null. */
   nextEventAt(containerId?: string): number | null {
-    // One container (each status build of its pod asks) is looked up among all, without
+    // One container (each sync of a running one asks) is looked up by its id, without
     // rebuilding the live list: a running container left out of that list is a server in its
     // serve loop with no stop pending, which has no next event either.
+    if (containerId !== undefined) {
+      const index = this.idIndex();
+      if (index.unique) {
+        const c = index.ids.get(containerId);
+        return c === undefined ? null : this.eventAt(c, null);
+      }
+    }
+    // (all of them, or every container with an id another has too)
     const candidates = containerId === undefined ? this.liveContainers() : this.containers;
     let best: number | null = null;
-    for (const c of candidates) {
-      if (c.state !== 'running' || (containerId !== undefined && c.id !== containerId)) continue;
-      const killedAt = this.stoppedAt(c);
-      if (killedAt !== undefined) {
-        if (best === null || killedAt < best) best = killedAt;
-        continue;
-      }
-      const step = c.app.program.steps[c.pc];
-      const t = c.stopAt ?? (step?.op === 'serve' ? undefined : c.nextAt);
-      if (t !== undefined && (best === null || t < best)) best = t;
-    }
+    for (const c of candidates)
+      if (containerId === undefined || c.id === containerId) best = this.eventAt(c, best);
     return best;
+  }
+
+  /** The earlier of `best` and the container's next event, if it runs. */
+  private eventAt(c: ContainerRecord, best: number | null): number | null {
+    if (c.state !== 'running') return best;
+    const killedAt = this.stoppedAt(c);
+    if (killedAt !== undefined) return best === null || killedAt < best ? killedAt : best;
+    const step = c.app.program.steps[c.pc];
+    const t = c.stopAt ?? (step?.op === 'serve' ? undefined : c.nextAt);
+    return t !== undefined && (best === null || t < best) ? t : best;
   }
 
   /** The host process this container is, when the node models that process (kube-proxy). */
@@ -709,6 +729,30 @@ export class Containerd {
 }
 
 const NO_PODS: readonly string[] = Object.freeze([]);
+
+interface ContainerIndex {
+  ids: Map<string, ContainerRecord>;
+  longest: number;
+  unique: boolean;
+}
+
+function indexContainer(index: ContainerIndex, c: ContainerRecord): void {
+  if (index.ids.has(c.id)) index.unique = false;
+  else index.ids.set(c.id, c);
+  if (c.id.length > index.longest) index.longest = c.id.length;
+}
+
+interface SandboxIndex {
+  byPod: Map<string, SandboxRecord[]>;
+  byId: Map<string, SandboxRecord>;
+}
+
+function indexSandbox(index: SandboxIndex, s: SandboxRecord): void {
+  const mine = index.byPod.get(s.podUid);
+  if (mine === undefined) index.byPod.set(s.podUid, [s]);
+  else mine.push(s);
+  if (!index.byId.has(s.id)) index.byId.set(s.id, s);
+}
 
 /** An image whose process the node models as a host process (its stop kills the container). */
 function isHostProcessImage(image: string): boolean {
