@@ -8,6 +8,7 @@ import { modelApp } from './app-model';
 import type { ImageInfo } from './image-registry';
 import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
 import { sha256Hex } from './sha256';
+import { deepFreeze } from '../shared/deep-freeze';
 import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
@@ -331,7 +332,7 @@ export class Containerd {
       attempt,
       state: 'created',
       createdAt: now,
-      app: modelApp(spec),
+      app: appFor(spec),
       pc: 0,
       nextAt: now,
       files: [],
@@ -729,6 +730,28 @@ export class Containerd {
 }
 
 const NO_PODS: readonly string[] = Object.freeze([]);
+
+/**
+ * A container's app model. One without command, args or env (thousands of replicas of the same
+ * image) is the same for every container of its image and ports, and containers only read it:
+ * made once, and frozen so that nothing can change it for all of them.
+ */
+function appFor(spec: AppInput): AppModel {
+  if (spec.command !== undefined || spec.args !== undefined) return modelApp(spec);
+  if (spec.env !== undefined) for (const _ in spec.env) return modelApp(spec);
+  // (the ports, digits and commas, end at the first space: no two inputs share a key)
+  const key = `${spec.ports?.join(',') ?? ''} ${spec.image}`;
+  let app = plainApps.get(key);
+  if (app === undefined) {
+    app = deepFreeze(modelApp(spec));
+    if (plainApps.size >= PLAIN_APPS_MAX) plainApps.clear();
+    plainApps.set(key, app);
+  }
+  return app;
+}
+
+const plainApps = new Map<string, AppModel>();
+const PLAIN_APPS_MAX = 256;
 
 interface ContainerIndex {
   ids: Map<string, ContainerRecord>;
