@@ -144,9 +144,10 @@ export class Containerd {
    */
   private byId: ContainerIndex | null = null;
   /**
-   * The sandboxes by pod uid (in the list's order) and by id (the first with it), or null: work
-   * them out again. Every new pod asks for its pod's sandboxes two or three times (adoption,
-   * attempt number, CreateContainer). Removing a sandbox forgets it.
+   * The sandboxes by pod uid (in the list's order) and by id (the first with it), and the IPs of
+   * the ready ones, or null: work them out again. Every new pod asks for its pod's sandboxes two
+   * or three times (adoption, attempt number, CreateContainer) and for a free IP. Stopping or
+   * removing a sandbox forgets it.
    */
   private sandboxIndex: SandboxIndex | null = null;
 
@@ -249,7 +250,7 @@ export class Containerd {
 
   private sandboxesIndexed(): SandboxIndex {
     if (this.sandboxIndex === null) {
-      const index: SandboxIndex = { byPod: new Map(), byId: new Map() };
+      const index: SandboxIndex = { byPod: new Map(), byId: new Map(), readyIps: new Set() };
       for (const s of this.sandboxes) indexSandbox(index, s);
       this.sandboxIndex = index;
     }
@@ -272,8 +273,7 @@ export class Containerd {
   }
 
   private isIpInUse(ip: string): boolean {
-    for (const s of this.sandboxes) if (s.ip === ip && s.state === 'SANDBOX_READY') return true;
-    return false;
+    return this.sandboxesIndexed().readyIps.has(ip);
   }
 
   sandboxFor(podUid: string): SandboxRecord | undefined {
@@ -294,6 +294,7 @@ export class Containerd {
   stopPodSandbox(id: string): void {
     const sb = this.sandboxes.find((s) => s.id === id);
     if (sb) sb.state = 'SANDBOX_NOTREADY';
+    this.sandboxIndex = null;
     this.changed();
   }
 
@@ -768,6 +769,8 @@ function indexContainer(index: ContainerIndex, c: ContainerRecord): void {
 interface SandboxIndex {
   byPod: Map<string, SandboxRecord[]>;
   byId: Map<string, SandboxRecord>;
+  /** (a sandbox is ready from its creation until stopped: a stop rebuilds the index) */
+  readyIps: Set<string>;
 }
 
 function indexSandbox(index: SandboxIndex, s: SandboxRecord): void {
@@ -775,6 +778,7 @@ function indexSandbox(index: SandboxIndex, s: SandboxRecord): void {
   if (mine === undefined) index.byPod.set(s.podUid, [s]);
   else mine.push(s);
   if (!index.byId.has(s.id)) index.byId.set(s.id, s);
+  if (s.state === 'SANDBOX_READY') index.readyIps.add(s.ip);
 }
 
 /** An image whose process the node models as a host process (its stop kills the container). */
