@@ -716,16 +716,16 @@ export function createKubelet(host: NodeHost): Kubelet {
       sortedPods?.from !== pods || sortedPods.relists !== pods.relists
         ? 'rebuild'
         : updateInPlace(sortedPods, events, name);
-    const podSetChanged = update !== 'kept';
     if (update === 'rebuild') {
-      const list = pods
+      const sorted = pods
         .list((p) => isOwnPod(p, name))
         .map((p) => ({ p, k: sortKey(p) }))
-        .sort((a, b) => (a.k < b.k ? -1 : 1))
-        .map((e) => e.p);
+        .sort((a, b) => (a.k < b.k ? -1 : 1));
+      const list = sorted.map((e) => e.p);
+      const keys = sorted.map((e) => e.k);
       const index = new Map<string, number>();
       list.forEach((p, i) => index.set(p.metadata.uid as string, i));
-      sortedPods = { from: pods, relists: pods.relists, list, index };
+      sortedPods = { from: pods, relists: pods.relists, list, keys, index };
       // pods gone from the node need no timer any more
       for (const uid of podNextAt.keys()) if (!index.has(uid)) podNextAt.delete(uid);
       timerSummary = null;
@@ -892,10 +892,12 @@ export function createKubelet(host: NodeHost): Kubelet {
     // Static pods from the manifest directory run whether or not the apiserver answers.
     const statics = syncStaticPods(ctx, env, full);
     // Pods that vanished from the API while the apiserver answered (or whose manifest is gone):
-    // clean up, in uid order (sorted only when there is something to clean). Only a change of
-    // the node's pods, of its static pods or of the informer's sync can leave one behind.
+    // clean up, in uid order (sorted only when there is something to clean). Only a rebuilt list
+    // (a pod gone, re-homed or relisted), a change of its static pods or of the informer's sync
+    // can leave one behind: a list that only grew (a new pod, a third of all wake-ups) keeps
+    // every pod the last pass left, and that pass left no orphan.
     const mayHaveOrphans =
-      podSetChanged || statics.size > 0 || staticsSeen > 0 || pods.synced !== syncedSeen;
+      update === 'rebuild' || statics.size > 0 || staticsSeen > 0 || pods.synced !== syncedSeen;
     staticsSeen = statics.size;
     syncedSeen = pods.synced;
     let orphans: PodRuntime[] | undefined;
@@ -1018,6 +1020,8 @@ interface SortedPods {
   /** the informer's relist count then (a relist replaces its cache without events for the gone) */
   relists: number;
   list: Pod[];
+  /** each listed pod's sortKey (a new pod's place is searched among them, without concatenating) */
+  keys: string[];
   index: Map<string, number>;
 }
 
@@ -1044,7 +1048,7 @@ function updateInPlace(
     const own = ev.type !== 'DELETED' && isOwnPod(pod, node);
     if (at === undefined && !own) continue; // not on the list before or after (a mirror pod)
     if (at !== undefined && own && ev.type === 'MODIFIED') {
-      sorted.list[at] = pod;
+      sorted.list[at] = pod; // (its key stands: a uid's namespace and name never change)
       continue;
     }
     if (at !== undefined || !own || !insertSorted(sorted, pod)) return 'rebuild';
@@ -1055,18 +1059,19 @@ function updateInPlace(
 
 /** Puts a new pod in its place on the sorted list; false when its key is already there. */
 function insertSorted(sorted: SortedPods, pod: Pod): boolean {
-  const { list, index } = sorted;
+  const { list, keys, index } = sorted;
   const key = sortKey(pod);
   // the first place whose key is greater
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sortKey(list[mid] as Pod) <= key) lo = mid + 1;
+    if ((keys[mid] as string) <= key) lo = mid + 1;
     else hi = mid;
   }
-  if (lo > 0 && sortKey(list[lo - 1] as Pod) === key) return false;
+  if (lo > 0 && keys[lo - 1] === key) return false;
   list.splice(lo, 0, pod);
+  keys.splice(lo, 0, key);
   for (let i = lo; i < list.length; i++) index.set((list[i] as Pod).metadata.uid as string, i);
   return true;
 }

@@ -8,6 +8,7 @@ import { modelApp } from './app-model';
 import type { ImageInfo } from './image-registry';
 import { imageInfoFor, lookupImage, normalizeImage } from './image-registry';
 import { sha256Hex } from './sha256';
+import { deepFreeze } from '../shared/deep-freeze';
 import { frozenJsonCopy, jsonCopy } from '../shared/json-copy';
 import { MONTH_ABBR, WEEKDAY_ABBR } from '../shared/time';
 
@@ -130,6 +131,25 @@ export class Containerd {
   private json: ContainerdJson | null = null;
   /** The pod range's first three octets and a dot (every sandbox's IP starts so). */
   private readonly ipPrefix: string;
+  /**
+   * findImage's answers by the ref asked for (null: not stored), until the store changes: every
+   * container creation asks twice (the kubelet's image check, then CreateContainer).
+   */
+  private imageByRef = new Map<string, StoredImage | null>();
+  /**
+   * The containers by id (the first of any with the same id, as the list holds them), the
+   * longest id among them and whether no two share one, or null: work them out again. The
+   * kubelet asks for containers by full id at every sync of every pod; a full-length id cannot
+   * be a prefix of another, so the index answers those. Anything that replaces the list forgets it.
+   */
+  private byId: ContainerIndex | null = null;
+  /**
+   * The sandboxes by pod uid (in the list's order) and by id (the first with it), and the IPs of
+   * the ready ones, or null: work them out again. Every new pod asks for its pod's sandboxes two
+   * or three times (adoption, attempt number, CreateContainer) and for a free IP. Stopping or
+   * removing a sandbox forgets it.
+   */
+  private sandboxIndex: SandboxIndex | null = null;
 
   constructor(
     private readonly env: ContainerdEnv,
@@ -166,8 +186,15 @@ export class Containerd {
   }
 
   findImage(ref: string): StoredImage | undefined {
-    const n = normalizeImage(ref).normalized;
-    return this.images.find((i) => i.names.includes(n) || i.names.includes(ref) || i.id === ref);
+    let found = this.imageByRef.get(ref);
+    if (found === undefined) {
+      const n = normalizeImage(ref).normalized;
+      found =
+        this.images.find((i) => i.names.includes(n) || i.names.includes(ref) || i.id === ref) ??
+        null;
+      this.imageByRef.set(ref, found);
+    }
+    return found ?? undefined;
   }
 
   /** Puts an image in the store (a finished pull, or a pre-loaded image at boot). */
@@ -180,6 +207,7 @@ export class Containerd {
     const names = [`${r.repository}:${info.tag}`, `${r.repository}@${info.digest}`];
     const img: StoredImage = { ...info, names, pulledAt: now };
     this.images.push(img);
+    this.imageByRef.clear();
     this.changed();
     return img;
   }
@@ -188,6 +216,7 @@ export class Containerd {
     const img = this.findImage(ref);
     if (!img) return false;
     this.images = this.images.filter((i) => i !== img);
+    this.imageByRef.clear();
     this.changed();
     return true;
   }
@@ -200,8 +229,7 @@ export class Containerd {
     now: number,
     opts: { hostNetworkIp?: string } = {},
   ): SandboxRecord {
-    let attempt = 0;
-    for (const s of this.sandboxes) if (s.podUid === pod.uid) attempt++;
+    const attempt = this.sandboxesIndexed().byPod.get(pod.uid)?.length ?? 0;
     const sb: SandboxRecord = {
       id: sha256Hex(`sandbox:${this.env.node}:${pod.uid}:${attempt}`),
       podUid: pod.uid,
@@ -215,8 +243,18 @@ export class Containerd {
       labels: { ...(pod.labels ?? {}) },
     };
     this.sandboxes.push(sb);
+    if (this.sandboxIndex !== null) indexSandbox(this.sandboxIndex, sb);
     this.changed();
     return sb;
+  }
+
+  private sandboxesIndexed(): SandboxIndex {
+    if (this.sandboxIndex === null) {
+      const index: SandboxIndex = { byPod: new Map(), byId: new Map(), readyIps: new Set() };
+      for (const s of this.sandboxes) indexSandbox(index, s);
+      this.sandboxIndex = index;
+    }
+    return this.sandboxIndex;
   }
 
   private allocateIp(): string {
@@ -235,15 +273,16 @@ export class Containerd {
   }
 
   private isIpInUse(ip: string): boolean {
-    for (const s of this.sandboxes) if (s.ip === ip && s.state === 'SANDBOX_READY') return true;
-    return false;
+    return this.sandboxesIndexed().readyIps.has(ip);
   }
 
   sandboxFor(podUid: string): SandboxRecord | undefined {
     // the newest ready one (every new pod on the node asks: no reversed copy of the list)
-    for (let i = this.sandboxes.length - 1; i >= 0; i--) {
-      const s = this.sandboxes[i] as SandboxRecord;
-      if (s.podUid === podUid && s.state === 'SANDBOX_READY') return s;
+    const mine = this.sandboxesIndexed().byPod.get(podUid);
+    if (mine === undefined) return undefined;
+    for (let i = mine.length - 1; i >= 0; i--) {
+      const s = mine[i] as SandboxRecord;
+      if (s.state === 'SANDBOX_READY') return s;
     }
     return undefined;
   }
@@ -255,12 +294,15 @@ export class Containerd {
   stopPodSandbox(id: string): void {
     const sb = this.sandboxes.find((s) => s.id === id);
     if (sb) sb.state = 'SANDBOX_NOTREADY';
+    this.sandboxIndex = null;
     this.changed();
   }
 
   removePodSandbox(id: string): void {
     this.sandboxes = this.sandboxes.filter((s) => s.id !== id);
+    this.sandboxIndex = null;
     this.containers = this.containers.filter((c) => c.sandboxId !== id);
+    this.byId = null;
     this.live = null;
     this.changed();
   }
@@ -273,7 +315,7 @@ export class Containerd {
     attempt: number,
     now: number,
   ): ContainerRecord {
-    const sb = this.sandboxes.find((s) => s.id === sandboxId);
+    const sb = this.sandboxesIndexed().byId.get(sandboxId);
     if (!sb) throw new Error(`sandbox ${sandboxId} not found`);
     const img = this.findImage(spec.image) ?? this.storeImage(spec.image, now);
     const ref = normalizeImage(spec.image);
@@ -291,7 +333,7 @@ export class Containerd {
       attempt,
       state: 'created',
       createdAt: now,
-      app: modelApp(spec),
+      app: appFor(spec),
       pc: 0,
       nextAt: now,
       files: [],
@@ -299,6 +341,7 @@ export class Containerd {
     };
     // (the live list stands: it holds running containers only, and gc drops exited ones)
     this.containers.push(c);
+    if (this.byId !== null) indexContainer(this.byId, c);
     this.changed();
     this.gc(sb.podUid, spec.name);
     return c;
@@ -316,6 +359,7 @@ export class Containerd {
     const drop = new Set(dead.slice(1).map((c) => c.id));
     if (drop.size) {
       this.containers = this.containers.filter((c) => !drop.has(c.id));
+      this.byId = null;
       this.changed();
     }
   }
@@ -361,12 +405,15 @@ export class Containerd {
 
   removeContainer(id: string): void {
     this.containers = this.containers.filter((c) => c.id !== id);
+    this.byId = null;
     this.live = null;
     this.changed();
   }
 
   get(id: string): ContainerRecord | undefined {
-    // the kubelet asks by full id for every container of every pod it syncs: a plain loop, and
+    const index = this.idIndex();
+    // no longer id to start with this one: only equality can answer, and the first equal is indexed
+    if (id.length >= index.longest) return index.ids.get(id);
     // the prefix test only where an id is longer than the one asked for (equal lengths: equality)
     const prefix = id.length >= 4;
     for (const c of this.containers) {
@@ -374,6 +421,15 @@ export class Containerd {
       if (prefix && c.id.length > id.length && c.id.startsWith(id)) return c;
     }
     return undefined;
+  }
+
+  private idIndex(): ContainerIndex {
+    if (this.byId === null) {
+      const index: ContainerIndex = { ids: new Map(), longest: 0, unique: true };
+      for (const c of this.containers) indexContainer(index, c);
+      this.byId = index;
+    }
+    return this.byId;
   }
 
   listContainers(filter?: { podUid?: string; all?: boolean }): ContainerRecord[] {
@@ -413,23 +469,32 @@ export class Containerd {
 
   /** The next instant something happens inside a container (an exit, a log line), or null. */
   nextEventAt(containerId?: string): number | null {
-    // One container (each status build of its pod asks) is looked up among all, without
+    // One container (each sync of a running one asks) is looked up by its id, without
     // rebuilding the live list: a running container left out of that list is a server in its
     // serve loop with no stop pending, which has no next event either.
+    if (containerId !== undefined) {
+      const index = this.idIndex();
+      if (index.unique) {
+        const c = index.ids.get(containerId);
+        return c === undefined ? null : this.eventAt(c, null);
+      }
+    }
+    // (all of them, or every container with an id another has too)
     const candidates = containerId === undefined ? this.liveContainers() : this.containers;
     let best: number | null = null;
-    for (const c of candidates) {
-      if (c.state !== 'running' || (containerId !== undefined && c.id !== containerId)) continue;
-      const killedAt = this.stoppedAt(c);
-      if (killedAt !== undefined) {
-        if (best === null || killedAt < best) best = killedAt;
-        continue;
-      }
-      const step = c.app.program.steps[c.pc];
-      const t = c.stopAt ?? (step?.op === 'serve' ? undefined : c.nextAt);
-      if (t !== undefined && (best === null || t < best)) best = t;
-    }
+    for (const c of candidates)
+      if (containerId === undefined || c.id === containerId) best = this.eventAt(c, best);
     return best;
+  }
+
+  /** The earlier of `best` and the container's next event, if it runs. */
+  private eventAt(c: ContainerRecord, best: number | null): number | null {
+    if (c.state !== 'running') return best;
+    const killedAt = this.stoppedAt(c);
+    if (killedAt !== undefined) return best === null || killedAt < best ? killedAt : best;
+    const step = c.app.program.steps[c.pc];
+    const t = c.stopAt ?? (step?.op === 'serve' ? undefined : c.nextAt);
+    return t !== undefined && (best === null || t < best) ? t : best;
   }
 
   /** The host process this container is, when the node models that process (kube-proxy). */
@@ -666,6 +731,55 @@ export class Containerd {
 }
 
 const NO_PODS: readonly string[] = Object.freeze([]);
+
+/**
+ * A container's app model. One without command, args or env (thousands of replicas of the same
+ * image) is the same for every container of its image and ports, and containers only read it:
+ * made once, and frozen so that nothing can change it for all of them.
+ */
+function appFor(spec: AppInput): AppModel {
+  if (spec.command !== undefined || spec.args !== undefined) return modelApp(spec);
+  if (spec.env !== undefined) for (const _ in spec.env) return modelApp(spec);
+  // (the ports, digits and commas, end at the first space: no two inputs share a key)
+  const key = `${spec.ports?.join(',') ?? ''} ${spec.image}`;
+  let app = plainApps.get(key);
+  if (app === undefined) {
+    app = deepFreeze(modelApp(spec));
+    if (plainApps.size >= PLAIN_APPS_MAX) plainApps.clear();
+    plainApps.set(key, app);
+  }
+  return app;
+}
+
+const plainApps = new Map<string, AppModel>();
+const PLAIN_APPS_MAX = 256;
+
+interface ContainerIndex {
+  ids: Map<string, ContainerRecord>;
+  longest: number;
+  unique: boolean;
+}
+
+function indexContainer(index: ContainerIndex, c: ContainerRecord): void {
+  if (index.ids.has(c.id)) index.unique = false;
+  else index.ids.set(c.id, c);
+  if (c.id.length > index.longest) index.longest = c.id.length;
+}
+
+interface SandboxIndex {
+  byPod: Map<string, SandboxRecord[]>;
+  byId: Map<string, SandboxRecord>;
+  /** (a sandbox is ready from its creation until stopped: a stop rebuilds the index) */
+  readyIps: Set<string>;
+}
+
+function indexSandbox(index: SandboxIndex, s: SandboxRecord): void {
+  const mine = index.byPod.get(s.podUid);
+  if (mine === undefined) index.byPod.set(s.podUid, [s]);
+  else mine.push(s);
+  if (!index.byId.has(s.id)) index.byId.set(s.id, s);
+  if (s.state === 'SANDBOX_READY') index.readyIps.add(s.ip);
+}
 
 /** An image whose process the node models as a host process (its stop kills the container). */
 function isHostProcessImage(image: string): boolean {

@@ -48,20 +48,50 @@ export function utf8Bytes(input: string): Uint8Array {
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-// The message schedule, reused by every call (the simulator is single-threaded).
+// The message schedule and the digest, reused by every call (the simulator is single-threaded).
 const W = new Uint32Array(64);
 const H = new Uint32Array(8);
 
-export function sha256(data: Uint8Array | string): Uint8Array {
-  const msg = typeof data === 'string' ? utf8Bytes(data) : data;
-  const bitLen = msg.length * 8;
-  const padded = new Uint8Array(((msg.length + 9 + 63) >> 6) << 6);
-  padded.set(msg);
-  padded[msg.length] = 0x80;
-  writeUint32(padded, padded.length - 8, Math.floor(bitLen / 2 ** 32));
-  writeUint32(padded, padded.length - 4, bitLen >>> 0);
+/**
+ * The message, padded, in a buffer reused by every call (zeroed up to the length used): ids for
+ * every sandbox and container are hashed here, a few dozen bytes each.
+ */
+let block = new Uint8Array(256);
 
-  // Plain locals and 32-bit arithmetic: ids for every sandbox and container are hashed here.
+/** Hashes the message into H (the digest's eight big-endian words). */
+function digestInto(data: Uint8Array | string): void {
+  let msg: Uint8Array | undefined;
+  let length: number;
+  // ids and names are ASCII: their char codes are their bytes, written straight into the block
+  if (typeof data === 'string') {
+    let ascii = true;
+    for (let i = 0; i < data.length; i++) {
+      if (data.charCodeAt(i) >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) length = data.length;
+    else {
+      msg = utf8Bytes(data);
+      length = msg.length;
+    }
+  } else {
+    msg = data;
+    length = data.length;
+  }
+  const bitLen = length * 8;
+  const paddedLength = ((length + 9 + 63) >> 6) << 6;
+  if (block.length < paddedLength) block = new Uint8Array(paddedLength);
+  const padded = block;
+  padded.fill(0, 0, paddedLength);
+  if (msg !== undefined) padded.set(msg);
+  else for (let i = 0; i < length; i++) padded[i] = (data as string).charCodeAt(i);
+  padded[length] = 0x80;
+  writeUint32(padded, paddedLength - 8, Math.floor(bitLen / 2 ** 32));
+  writeUint32(padded, paddedLength - 4, bitLen >>> 0);
+
+  // Plain locals and 32-bit arithmetic.
   let h0 = 0x6a09e667;
   let h1 = 0xbb67ae85;
   let h2 = 0x3c6ef372;
@@ -71,7 +101,7 @@ export function sha256(data: Uint8Array | string): Uint8Array {
   let h6 = 0x1f83d9ab;
   let h7 = 0x5be0cd19;
   const w = W;
-  for (let off = 0; off < padded.length; off += 64) {
+  for (let off = 0; off < paddedLength; off += 64) {
     for (let i = 0; i < 16; i++) {
       const p = off + i * 4;
       w[i] =
@@ -128,6 +158,10 @@ export function sha256(data: Uint8Array | string): Uint8Array {
   H[5] = h5;
   H[6] = h6;
   H[7] = h7;
+}
+
+export function sha256(data: Uint8Array | string): Uint8Array {
+  digestInto(data);
   const out = new Uint8Array(32);
   for (let i = 0; i < 8; i++) writeUint32(out, i * 4, H[i] as number);
   return out;
@@ -149,8 +183,18 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
+const HEX_CODES = Array.from({ length: 16 }, (_, d) => d.toString(16).charCodeAt(0));
+/** The digest's hex char codes, reused: one flat string per id, not 32 concatenations. */
+const HEX_OUT: number[] = new Array<number>(64).fill(0);
+
 export function sha256Hex(data: Uint8Array | string): string {
-  return toHex(sha256(data));
+  digestInto(data);
+  const out = HEX_OUT;
+  for (let i = 0; i < 8; i++) {
+    const v = H[i] as number;
+    for (let j = 0; j < 8; j++) out[i * 8 + j] = HEX_CODES[(v >>> (28 - 4 * j)) & 15] as number;
+  }
+  return String.fromCharCode.apply(null, out);
 }
 
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
