@@ -237,12 +237,14 @@ export class WatchCache {
     const out: WatchHistoryState = {};
     for (const [resource, cutoff] of Object.entries(cutoffs).sort(([a], [b]) => (a < b ? -1 : 1))) {
       const c = this.caches.get(resource);
-      if (!c || cutoff < c.bound) continue;
-      const i = firstAfter(c.history, cutoff);
+      if (!c) continue;
+      // Complete after the cutoff itself: the same answer whether this cache ran from the start
+      // or was restored since (its history then starts later). A component further behind than
+      // the history reaches (e.g. since the apiserver restarted) is answered 410 Expired by the
+      // original too: the others still resume.
+      const bound = Math.max(cutoff, c.bound);
+      const i = firstAfter(c.history, bound);
       if (c.history.length - i > maxEvents) continue;
-      // complete after the cutoff itself: the same answer whether this cache ran from the start
-      // or was restored since (its history then starts later)
-      const bound = cutoff;
       const events: SavedEvent[] = [];
       const seen = new Set<string>();
       for (let j = i; j < c.history.length; j++) {

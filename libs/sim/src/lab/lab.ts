@@ -1010,6 +1010,16 @@ class LabImpl implements SimLab {
     this.kubeconfig = new Map(Object.entries(state.kubeconfig));
     this.traceStore.load(state.trace);
     this.buildComponents();
+    // in the saved order: a restarted controller-manager or scheduler was registered again after
+    // the others, and that order is the order their wake-ups are queued in
+    const built = this.comps;
+    this.comps = new Map();
+    for (const saved of state.components) {
+      const rc = built.get(saved.key);
+      if (rc) this.comps.set(saved.key, rc);
+    }
+    for (const [key, rc] of built) if (!this.comps.has(key)) this.comps.set(key, rc);
+    this.watchIndex = null;
     for (const saved of state.components) {
       const rc = this.comps.get(saved.key);
       if (!rc) continue;
