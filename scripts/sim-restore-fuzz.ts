@@ -7,7 +7,7 @@
 
 import { createLab, restoreLab } from '../libs/sim/src/lab/lab';
 import type { SimLab } from '../libs/sim/src/lab/lab';
-import type { ProcessRef } from '../libs/sim/src/lab/lab-types';
+import type { LabRequest, ProcessRef } from '../libs/sim/src/lab/lab-types';
 import {
   addNodeTaint,
   etcdMemberDown,
@@ -97,7 +97,7 @@ function actions(r: () => number): Action[] {
 }
 
 function act(lab: SimLab, a: Action): void {
-  const admin = (req: Parameters<SimLab['request']>[1]) => lab.request('kubernetes-admin', req);
+  const admin = (req: LabRequest) => lab.request('kubernetes-admin', req);
   switch (a.k) {
     case 'deploy': {
       const container: Record<string, unknown> = {
@@ -156,7 +156,7 @@ function act(lab: SimLab, a: Action): void {
           verb: 'delete',
           resource: 'pods',
           namespace: 'default',
-          name: names[a.i % names.length],
+          name: names[a.i % names.length] as string,
         });
       break;
     }
