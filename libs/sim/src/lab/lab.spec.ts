@@ -299,35 +299,7 @@ describe('determinism and serialization', () => {
     [
       'a Deployment and its Service are created',
       (lab: ReturnType<typeof createLab>) => {
-        lab.request('kubernetes-admin', {
-          verb: 'create',
-          resource: 'deployments',
-          namespace: 'default',
-          body: {
-            apiVersion: 'apps/v1',
-            kind: 'Deployment',
-            metadata: { name: 'web' },
-            spec: {
-              replicas: 3,
-              selector: { matchLabels: { app: 'web' } },
-              template: {
-                metadata: { labels: { app: 'web' } },
-                spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
-              },
-            },
-          },
-        });
-        lab.request('kubernetes-admin', {
-          verb: 'create',
-          resource: 'services',
-          namespace: 'default',
-          body: {
-            apiVersion: 'v1',
-            kind: 'Service',
-            metadata: { name: 'web' },
-            spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
-          },
-        });
+        createWebAndService(lab, 3);
       },
     ],
     [
@@ -393,35 +365,7 @@ describe('determinism and serialization', () => {
   it('should act exactly as the original when a kubelet stopped before the save is started after the restore', () => {
     const lab = createLab({ seed: 11 });
     lab.advance(10_000);
-    lab.request('kubernetes-admin', {
-      verb: 'create',
-      resource: 'deployments',
-      namespace: 'default',
-      body: {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 4,
-          selector: { matchLabels: { app: 'web' } },
-          template: {
-            metadata: { labels: { app: 'web' } },
-            spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
-          },
-        },
-      },
-    });
-    lab.request('kubernetes-admin', {
-      verb: 'create',
-      resource: 'services',
-      namespace: 'default',
-      body: {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'web' },
-        spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
-      },
-    });
+    createWebAndService(lab, 4);
     lab.advance(8_000);
     stopComponent(lab, { component: 'kubelet', node: 'node-2' });
     // long enough for the node to go NotReady and its pods' endpoints to turn not ready
@@ -608,3 +552,36 @@ describe('static pods on the control plane', () => {
     ).toBe(0);
   });
 });
+
+/** A Deployment `web` of nginx pods and a Service `web` in front of them. */
+function createWebAndService(lab: ReturnType<typeof createLab>, replicas: number): void {
+  lab.request('kubernetes-admin', {
+    verb: 'create',
+    resource: 'deployments',
+    namespace: 'default',
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+        },
+      },
+    },
+  });
+  lab.request('kubernetes-admin', {
+    verb: 'create',
+    resource: 'services',
+    namespace: 'default',
+    body: {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    },
+  });
+}
