@@ -7,7 +7,6 @@ import type { EndpointSlice, Endpoints, Service } from '../model';
 import type { NodeHost } from '../node/node-host';
 import { klogLine } from '../node/systemd';
 import type { WatchEvent } from '../client/api-client';
-import { isStatus } from '../model';
 import { Informer } from '../shared/informer';
 import type { ProxyServicePort, Protocol } from './proxy-rules';
 import { buildProxyRules, FILTER_JUMPS, isProxyChain, NAT_JUMPS } from './proxy-rules';
@@ -108,38 +107,25 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
   let state: ProxyState = { lastSyncAt: null, lastFingerprint: null, syncs: 0 };
   let last: { at: number; ports: ProxyServicePort[] } | null = null;
   const informers: Informer[] = [services, slices, endpoints];
-  /** after a restore: where each watch had read to when the lab was saved */
-  let resumeFrom: Record<string, number> = {};
   /**
-   * Per resource, the revision of the last change seen (a list's, until a change comes): where a
-   * restored proxy resumes. Not the informer's own, which a restored proxy's relist moves on.
+   * Per resource, the revision of the last change seen (a list's, until a change comes): saved,
+   * so a restored proxy's informers list as they stood then and watch on from there.
    */
   let revisions: Record<string, number> = {};
 
   /**
-   * The informer's changes. A restored proxy relists its caches, but the changes it acts on
-   * (and names as the cause of its sync) are what the saved one's watch would have delivered:
-   * the events since the save, not the relist's ADDED for every object.
+   * The informer's changes. A restored proxy's first list is its cache as saved (see
+   * `Informer.markRestored`); what it acts on, and names as the cause of its sync, is what its
+   * watch delivers from there, as the saved proxy's would have.
    */
   const follow = (informer: Informer, ctx: ComponentContext): readonly WatchEvent[] => {
     const resource = informer.resource;
     const wasSynced = informer.synced;
     let events: readonly WatchEvent[] = informer.sync(ctx.client);
     if (!wasSynced && informer.synced) {
-      const from = resumeFrom[resource];
-      delete resumeFrom[resource];
-      const since = from === undefined ? null : ctx.client.watch(resource, from, { rebuild: true });
-      if (since === null || isStatus(since)) {
-        // a first list, or a resume point the apiserver no longer remembers (410)
-        revisions[resource] = informer.lastRevision;
-        return events;
-      }
-      revisions[resource] = from as number;
-      events = since;
-      // the watch goes on from where the saved one would have read to, not from the list
-      let upTo = from as number;
-      for (const ev of since) if (ev.revision > upTo) upTo = ev.revision;
-      informer.resumeAt(upTo);
+      if (informer.listedAtResumePoint) events = informer.sync(ctx.client);
+      // a first list, or a saved point the apiserver no longer remembers (410)
+      else revisions[resource] = informer.lastRevision;
     }
     for (const ev of events)
       if (ev.revision > (revisions[resource] ?? -1)) revisions[resource] = ev.revision;
@@ -201,7 +187,7 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
     ctx.wakeAt(ctx.now + KUBE_PROXY_SYNC_PERIOD_MS, { periodic: true });
   };
 
-  /** Where each watch resumes after a restore: read so far, or still the saved point. */
+  /** Where each watch resumes after a restore: the last change it saw. */
   const resumePoints = (): Record<string, number> => ({ ...revisions });
 
   return {
@@ -224,10 +210,9 @@ export function createKubeProxy(host: NodeHost): KubeProxy {
         lastFingerprint: v?.lastFingerprint ?? null,
         syncs: v?.syncs ?? 0,
       };
-      resumeFrom = { ...(v?.revisions ?? {}) };
-      revisions = { ...resumeFrom };
+      revisions = { ...(v?.revisions ?? {}) };
       for (const informer of informers) {
-        if (v) informer.markRestored(resumeFrom[informer.resource]);
+        if (v) informer.markRestored(revisions[informer.resource], true);
         else informer.reset();
       }
     },
